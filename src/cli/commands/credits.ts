@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { configFrom, withCommonOptions, withStore } from '../context.ts';
+import { CliError, formatCredits, formatTime, output, parseCredits, table } from '../output.ts';
+
+export function registerCredits(program: Command): void {
+  const credits = program.command('credits').description("Grant credits and read an organization's ledger.");
+
+  withCommonOptions(credits.command('grant <amount>').description('Add prepaid credits to an organization.'))
+    .requiredOption('--org <id>', 'organization id')
+    .option('--note <text>', 'why the credits were granted')
+    .option('--json', 'print JSON')
+    .action(async (amount: string, options) => {
+      const config = configFrom(options);
+      const mpc = config.billing.millicents_per_credit;
+      const millicents = parseCredits(amount, mpc);
+      const entry = await withStore(config, async (store) => {
+        if (!(await store.organizations.get(options.org))) throw new CliError(`organization ${options.org} does not exist`);
+        return store.ledger.grant(options.org, millicents, options.note);
+      });
+      const data = {
+        organization_id: options.org,
+        granted_credits: Number(formatCredits(millicents, mpc)),
+        balance_credits: Number(formatCredits(entry.balance_after_millicents, mpc)),
+        entry_id: entry.id,
+      };
+      output(options.json).print(`Granted ${data.granted_credits} credits to ${options.org}; balance ${data.balance_credits}.`, data);
+    });
+
+  withCommonOptions(credits.command('show').description("Show an organization's balance and its latest ledger entries."))
+    .requiredOption('--org <id>', 'organization id')
+    .option('--limit <n>', 'entries to show', '50')
+    .option('--json', 'print JSON')
+    .action(async (options) => {
+      const config = configFrom(options);
+      const mpc = config.billing.millicents_per_credit;
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number');
+      const { organization, entries } = await withStore(config, async (store) => ({
+        organization: await store.organizations.get(options.org),
+        entries: await store.ledger.entries(options.org, limit),
+      }));
+      if (!organization) throw new CliError(`organization ${options.org} does not exist`);
+      const rows = entries.map((e) => ({
+        id: e.id,
+        kind: e.kind,
+        credits: Number(formatCredits(e.amount_millicents, mpc)),
+        balance_after: Number(formatCredits(e.balance_after_millicents, mpc)),
+        request_id: e.request_id,
+        model: e.model,
+        operation: e.operation,
+        note: e.note,
+        created_at: formatTime(e.created_at),
+      }));
+      const balance = Number(formatCredits(organization.balance_millicents, mpc));
+      output(options.json).print(
+        `Organization ${organization.id} balance: ${balance} credits\n\n${table(rows, ['created_at', 'kind', 'credits', 'balance_after', 'request_id', 'model', 'note'])}`,
+        { organization_id: organization.id, balance_credits: balance, entries: rows },
+      );
+    });
+}

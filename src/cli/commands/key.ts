@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { createApiKey, KeySpecError } from '../../accounts/keys.ts';
+import { KEY_ENVIRONMENTS, KEY_KINDS, type KeyEnvironment, type KeyKind } from '../../contract/auth.ts';
+import type { ApiKeyRecord } from '../../store/api-keys.ts';
+import { configFrom, withCommonOptions, withStore } from '../context.ts';
+import { CliError, formatTime, output, table } from '../output.ts';
+
+const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
+
+function view(record: ApiKeyRecord) {
+  return {
+    id: record.id,
+    organization_id: record.organization_id,
+    kind: record.kind,
+    environment: record.environment,
+    name: record.name,
+    hint: record.hint,
+    scopes: JSON.parse(record.scopes) as string[],
+    models: JSON.parse(record.models) as string[],
+    created_at: formatTime(record.created_at),
+    revoked_at: formatTime(record.revoked_at),
+  };
+}
+
+export function registerKey(program: Command): void {
+  const key = program.command('key').description('Manage API keys. Secrets are shown once, at creation.');
+
+  withCommonOptions(key.command('create').description('Create an API key.'))
+    .requiredOption('--org <id>', 'organization id')
+    .requiredOption('--kind <kind>', 'project (inference and catalog) or admin (organization reads)')
+    .option('--env <env>', 'test (sandbox) or live; project keys only')
+    .option('--models <list>', 'comma-separated model ids the key may use, or * (default *)')
+    .option('--capabilities <list>', 'project key: svg_generate, svg_vectorize, svg_edit, svg_animate, catalog_read, or * (default *)')
+    .option('--permissions <list>', 'admin key: billing_read, or * (default *)')
+    .option('--name <name>', 'a label for the key')
+    .option('--json', 'print JSON')
+    .action(async (options) => {
+      const config = configFrom(options);
+      const kind = options.kind as KeyKind;
+      if (!KEY_KINDS.includes(kind)) throw new CliError(`--kind must be project or admin, not "${options.kind}"`);
+      if (kind === 'project' && !KEY_ENVIRONMENTS.includes(options.env)) {
+        throw new CliError('a project key needs --env test or --env live');
+      }
+      if (kind === 'admin' && options.env !== undefined) throw new CliError('admin keys have no environment; drop --env');
+      if (kind === 'project' && options.permissions !== undefined) throw new CliError('--permissions is for admin keys; use --capabilities');
+      if (kind === 'admin' && options.capabilities !== undefined) throw new CliError('--capabilities is for project keys; use --permissions');
+      if (kind === 'admin' && options.models !== undefined) throw new CliError('admin keys cannot run inference, so they take no --models');
+      const scopes = list(kind === 'project' ? options.capabilities : options.permissions) ?? ['*'];
+      const models = kind === 'project' ? (list(options.models) ?? ['*']) : [];
+      try {
+        const { record, secret } = await withStore(config, (store) =>
+          createApiKey(store, {
+            organizationId: options.org,
+            kind,
+            environment: kind === 'project' ? (options.env as KeyEnvironment) : null,
+            scopes,
+            models,
+            name: options.name,
+          }),
+        );
+        output(options.json).print(
+          `Created ${kind} key ${record.id}.\nSecret (shown once, it cannot be retrieved later):\n\n  ${secret}\n`,
+          { ...view(record), secret },
+        );
+      } catch (error) {
+        if (error instanceof KeySpecError) throw new CliError(error.message);
+        throw error;
+      }
+    });
+
+  withCommonOptions(key.command('list').description("List an organization's keys (never their secrets)."))
+    .requiredOption('--org <id>', 'organization id')
+    .option('--json', 'print JSON')
+    .action(async (options) => {
+      const config = configFrom(options);
+      const { organization, keys } = await withStore(config, async (store) => ({
+        organization: await store.organizations.get(options.org),
+        keys: await store.apiKeys.listByOrganization(options.org),
+      }));
+      if (!organization) throw new CliError(`organization ${options.org} does not exist`);
+      const rows = keys.map(view);
+      output(options.json).print(
+        table(
+          rows.map((r) => ({ ...r, scopes: r.scopes.join(','), models: r.models.join(',') || '-' })),
+          ['id', 'kind', 'environment', 'hint', 'scopes', 'models', 'revoked_at'],
+        ),
+        { data: rows },
+      );
+    });
+
+  withCommonOptions(key.command('revoke <id>').description('Revoke a key; it fails from the next request on.'))
+    .option('--json', 'print JSON')
+    .action(async (id: string, options) => {
+      const config = configFrom(options);
+      const { revoked, existing } = await withStore(config, async (store) => ({
+        revoked: await store.apiKeys.revoke(id),
+        existing: await store.apiKeys.get(id),
+      }));
+      if (!existing) throw new CliError(`key ${id} does not exist`);
+      if (!revoked) throw new CliError(`key ${id} was already revoked`);
+      output(options.json).print(`Revoked key ${id}.`, view(existing));
+    });
+}

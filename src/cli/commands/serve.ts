@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { SETTINGS } from '../../config/settings.ts';
+import { startServer, type RunningServer } from '../../main.ts';
+import { configFrom } from '../context.ts';
+
+function banner(server: RunningServer, credits: number): string {
+  const bootstrap = server.bootstrap!;
+  const width = Math.max(...bootstrap.keys.map((k) => k.label.length));
+  const rule = '='.repeat(78);
+  return [
+    rule,
+    `First start: created organization ${bootstrap.organization.id} ("${bootstrap.organization.name}") with ${credits} credits.`,
+    'These keys are shown ONCE and will not be shown again. Store them somewhere safe now:',
+    '',
+    ...bootstrap.keys.map((k) => `  ${k.label.padEnd(width)}  ${k.secret}`),
+    '',
+    `Try:  curl -s ${server.url}/v1/models -H "Authorization: Bearer ${bootstrap.keys[0]!.secret}"`,
+    rule,
+  ].join('\n');
+}
+
+export function registerServe(program: Command): void {
+  const command = program
+    .command('serve')
+    .description('Run the HTTP API (default http://127.0.0.1:8080, SQLite under ./data).')
+    .option('--config <file>', 'config file, JSON or YAML (env INKWELL_CONFIG; default ./inkwell.config.{json,yaml,yml} if present)');
+  for (const setting of SETTINGS) {
+    command.option(
+      `${setting.flag}${setting.argument ? ` ${setting.argument}` : ''}`,
+      `${setting.description} [env ${setting.env}; config ${setting.path}]`,
+    );
+  }
+  command.addHelpText(
+    'after',
+    '\nPrecedence: defaults < config file < environment < flags. The config file also holds the model\n' +
+      'catalog (catalog.models) and data posture (data_posture.*); see README.md.',
+  );
+  command.action(async (options: Record<string, unknown>) => {
+    const config = configFrom(options);
+    const server = await startServer(config);
+    if (server.bootstrap) process.stdout.write(`${banner(server, config.billing.starter_credits)}\n`);
+
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        server.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+        const force = setTimeout(() => {
+          server.app.log.warn('shutdown grace period over; closing remaining connections');
+          server.app.server.closeAllConnections();
+        }, config.server.shutdown_grace_ms);
+        force.unref();
+        server.close().finally(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+  });
+}

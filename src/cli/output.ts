@@ -1,0 +1,48 @@
+/** How commands talk to the terminal: a human table or, with --json, one JSON document. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export interface Output {
+  json: boolean;
+  print(human: string, data: unknown): void;
+}
+
+export function output(json: boolean | undefined): Output {
+  return {
+    json: !!json,
+    print(human, data) {
+      process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human}\n`);
+    },
+  };
+}
+
+export function table(rows: Record<string, string | number | null>[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((row) => columns.map((column) => String(row[column] ?? '-')));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/** "12.5" credits → 12500 millicents (when a credit is 1000), refusing amounts that are not exact. */
+export function parseCredits(raw: string, millicentsPerCredit: number, { allowZero = false } = {}): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(raw.trim());
+  if (!match) throw new CliError(`"${raw}" is not a credit amount (e.g. 100 or 12.5)`);
+  const fraction = match[2] ?? '';
+  const scale = 10n ** BigInt(fraction.length);
+  const scaled = (BigInt(match[1]!) * scale + BigInt(fraction || '0')) * BigInt(millicentsPerCredit);
+  if (scaled % scale !== 0n) throw new CliError(`${raw} credits is not a whole number of millicents`);
+  const millicents = scaled / scale;
+  if (millicents > BigInt(Number.MAX_SAFE_INTEGER)) throw new CliError(`${raw} credits is too large`);
+  if (millicents === 0n && !allowZero) throw new CliError('the amount must be more than zero');
+  return Number(millicents);
+}
+
+export function formatCredits(millicents: number, millicentsPerCredit: number): string {
+  return String(Number((millicents / millicentsPerCredit).toFixed(3)));
+}
+
+export function formatTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

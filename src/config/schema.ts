@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MODALITIES, OPERATIONS, SAMPLING_PARAMETERS, TokenRates } from '../contract/models.ts';
+import { StringEnum } from '../contract/schema-helpers.ts';
+
+/** The configuration file's shape (JSON or YAML, snake_case keys). Defaults fill what is left out. */
+
+const Credits = Type.Integer({ minimum: 0 });
+
+export const CatalogEntry = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    engine: Type.String({ minLength: 1, description: 'Engine that serves the model (see the README).' }),
+    name: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    owned_by: Type.String({ default: 'inkwell' }),
+    created: Type.Integer({ minimum: 0, default: 1767225600 }),
+    operations: Type.Array(StringEnum(OPERATIONS), { minItems: 1, uniqueItems: true }),
+    billing: Type.Union([
+      Type.Object(
+        {
+          kind: Type.Literal('fixed_credit'),
+          credits: Type.Object(
+            {
+              svg_generate: Type.Optional(Credits),
+              svg_vectorize: Type.Optional(Credits),
+              svg_edit: Type.Optional(Credits),
+              svg_animate: Type.Optional(Credits),
+            },
+            { additionalProperties: false },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object({ kind: Type.Literal('token_usage'), rates: TokenRates }, { additionalProperties: false }),
+    ]),
+    context_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_output_length: Type.Optional(Type.Integer({ minimum: 1 })),
+    input_modalities: Type.Optional(Type.Array(StringEnum(MODALITIES))),
+    output_modalities: Type.Optional(Type.Array(StringEnum(MODALITIES))),
+    supported_sampling_parameters: Type.Optional(Type.Array(StringEnum(SAMPLING_PARAMETERS))),
+    max_references: Type.Integer({
+      minimum: 0,
+      maximum: 16,
+      default: 4,
+      description: 'Most generation references this model accepts (4 standard, 16 high-fidelity).',
+    }),
+    organizations: Type.Optional(
+      Type.Array(Type.String(), { description: 'When set, only these organizations see the model.' }),
+    ),
+    options: Type.Record(Type.String(), Type.Unknown(), {
+      default: {},
+      description: "Engine settings, e.g. an upstream's base_url and model.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CatalogEntry = Static<typeof CatalogEntry>;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const ConfigSchema = Type.Object(
+  {
+    data_dir: Type.String({ minLength: 1, default: './data' }),
+    database_url: Type.Optional(Type.String({ minLength: 1 })),
+    server: Type.Object(
+      {
+        host: Type.String({ minLength: 1, default: '127.0.0.1' }),
+        port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+        trust_proxy: Type.Boolean({ default: false }),
+        cors_origins: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+        body_bytes_in_flight: Type.Integer({ minimum: 1_048_576, default: 536_870_912 }),
+        request_timeout_ms: Type.Integer({ minimum: 0, default: 300_000 }),
+        keep_alive_timeout_ms: Type.Integer({ minimum: 0, default: 72_000 }),
+        shutdown_grace_ms: Type.Integer({ minimum: 0, default: 10_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    log: Type.Object({ level: StringEnum(LOG_LEVELS, { default: 'info' }) }, { additionalProperties: false, default: {} }),
+    billing: Type.Object(
+      {
+        millicents_per_credit: Type.Integer({ minimum: 1, default: 1000 }),
+        starter_credits: Type.Integer({ minimum: 0, default: 1000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    sandbox: Type.Object(
+      { slow_stream_delay_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 400 }) },
+      { additionalProperties: false, default: {} },
+    ),
+    data_posture: Type.Object(
+      {
+        policy: Type.String({ minLength: 1, default: 'no-payload-storage' }),
+        metadata_retention_seconds: Type.Integer({ minimum: 0, default: 31_536_000 }),
+        upstream_zero_data_retention: Type.Boolean({ default: true }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    upstream: Type.Object(
+      {
+        base_url: Type.String({ minLength: 1, default: 'http://127.0.0.1:11434/v1' }),
+        model: Type.String({ minLength: 1, default: 'qwen2.5-coder:7b' }),
+        api_key: Type.Optional(Type.String({ minLength: 1 })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    catalog: Type.Object(
+      {
+        include_builtin: Type.Boolean({ default: true }),
+        models: Type.Array(CatalogEntry, { default: [] }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Config = Static<typeof ConfigSchema>;

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import type { ViewBox } from '../../contract/common.ts';
+import { formatViewBox } from '../../svg/attributes.ts';
+import { parseSvg } from '../../svg/parse.ts';
+import { sanitizeTree } from '../../svg/sanitize.ts';
+import { serializeNodes } from '../../svg/serialize.ts';
+import type { SvgElement } from '../../svg/tree.ts';
+
+/**
+ * The sandbox's drawings: deterministic for a seed, honoring the requested viewBox, marked with
+ * data-sandbox="true" and a visible SANDBOX label. A drawing is a root opening tag plus element
+ * parts, so it can be streamed as a snapshot draft followed by delta drafts.
+ */
+export interface Artwork {
+  open: string;
+  parts: string[];
+}
+
+export function artworkMarkup(art: Artwork): string {
+  return `${art.open}${art.parts.join('')}</svg>`;
+}
+
+const DEFAULT_VIEWBOX: ViewBox = { minX: 0, minY: 0, width: 512, height: 512 };
+const PALETTES = [
+  ['#f4f1de', '#e07a5f', '#3d405b', '#81b29a', '#f2cc8f'],
+  ['#edf2f4', '#2b2d42', '#8d99ae', '#ef233c', '#d90429'],
+  ['#fefae0', '#606c38', '#283618', '#dda15e', '#bc6c25'],
+  ['#f1faee', '#e63946', '#a8dadc', '#457b9d', '#1d3557'],
+  ['#fff8f0', '#9c6644', '#7f5539', '#b08968', '#ddb892'],
+];
+
+/** A small seeded generator (mulberry32): the same seed always draws the same picture. */
+function random(seed: string): () => number {
+  let state = createHash('sha256').update(seed).digest().readUInt32LE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Short numbers: three significant decimals relative to the drawing's size. */
+function fmt(value: number): string {
+  return String(Number(value.toPrecision(6)));
+}
+
+function label(box: ViewBox): string {
+  const size = Math.min(box.width, box.height) * 0.09;
+  const x = box.minX + box.width / 2;
+  const y = box.minY + box.height - size * 0.6;
+  return (
+    `<text x="${fmt(x)}" y="${fmt(y)}" font-family="sans-serif" font-size="${fmt(size)}" font-weight="700" ` +
+    `text-anchor="middle" fill="#000" fill-opacity="0.55" letter-spacing="${fmt(size * 0.15)}">SANDBOX</text>`
+  );
+}
+
+function rootOpen(box: ViewBox, extra = ''): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${formatViewBox(box)}" data-sandbox="true"${extra}>`;
+}
+
+export function drawArtwork(seed: string, viewBox: ViewBox | null): Artwork {
+  const box = viewBox ?? DEFAULT_VIEWBOX;
+  const next = random(seed);
+  const palette = PALETTES[Math.floor(next() * PALETTES.length)]!;
+  const pick = () => palette[1 + Math.floor(next() * (palette.length - 1))]!;
+  const { minX, minY, width, height } = box;
+  const unit = Math.min(width, height);
+  const parts = [`<rect x="${fmt(minX)}" y="${fmt(minY)}" width="${fmt(width)}" height="${fmt(height)}" fill="${palette[0]}"/>`];
+  const shapes = 3 + Math.floor(next() * 4);
+  for (let i = 0; i < shapes; i++) {
+    const cx = minX + width * (0.2 + 0.6 * next());
+    const cy = minY + height * (0.15 + 0.55 * next());
+    const size = unit * (0.08 + 0.2 * next());
+    const kind = Math.floor(next() * 3);
+    if (kind === 0) {
+      parts.push(`<circle cx="${fmt(cx)}" cy="${fmt(cy)}" r="${fmt(size)}" fill="${pick()}"/>`);
+    } else if (kind === 1) {
+      parts.push(
+        `<rect x="${fmt(cx - size)}" y="${fmt(cy - size * 0.7)}" width="${fmt(size * 2)}" height="${fmt(size * 1.4)}" ` +
+          `rx="${fmt(size * 0.2)}" fill="${pick()}"/>`,
+      );
+    } else {
+      const points = [0, 1, 2]
+        .map((k) => {
+          const angle = next() * 0.5 + (k * Math.PI * 2) / 3;
+          return `${fmt(cx + Math.cos(angle) * size)},${fmt(cy + Math.sin(angle) * size)}`;
+        })
+        .join(' ');
+      parts.push(`<polygon points="${points}" fill="${pick()}"/>`);
+    }
+  }
+  parts.push(label(box));
+  return { open: rootOpen(box), parts };
+}
+
+/**
+ * The sandbox "edit" or "animation" of a supplied SVG: the source itself, marked as sandbox
+ * output and labelled, and for animations wrapped in a gentle looping motion.
+ */
+export function decorateSource(
+  markup: string,
+  viewBox: ViewBox | null,
+  animation?: { periodMs: number },
+): Artwork {
+  const root: SvgElement = sanitizeTree(parseSvg(markup));
+  const sourceBox = parseViewBox(root.attributes.get('viewBox')) ?? sizeBox(root) ?? DEFAULT_VIEWBOX;
+  const box = viewBox ?? sourceBox;
+  const extra = [...root.attributes]
+    .filter(([name]) => !['xmlns', 'viewBox', 'data-sandbox'].includes(name))
+    .map(([name, value]) => ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`)
+    .join('');
+  const body = serializeNodes(root.children);
+  const cx = fmt(sourceBox.minX + sourceBox.width / 2);
+  const cy = fmt(sourceBox.minY + sourceBox.height / 2);
+  const parts = animation
+    ? [
+        `<g><animateTransform attributeName="transform" type="rotate" values="-4 ${cx} ${cy};4 ${cx} ${cy};-4 ${cx} ${cy}" ` +
+          `dur="${animation.periodMs}ms" repeatCount="indefinite"/>${body}</g>`,
+        label(box),
+      ]
+    : [body, label(box)];
+  return { open: rootOpen(box, extra), parts: parts.filter((part) => part !== '') };
+}
+
+function parseViewBox(value: string | undefined): ViewBox | undefined {
+  const numbers = value?.trim().split(/[\s,]+/).map(Number);
+  if (!numbers || numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return undefined;
+  const [minX, minY, width, height] = numbers as [number, number, number, number];
+  return width > 0 && height > 0 ? { minX, minY, width, height } : undefined;
+}
+
+function sizeBox(root: SvgElement): ViewBox | undefined {
+  const width = Number.parseFloat(root.attributes.get('width') ?? '');
+  const height = Number.parseFloat(root.attributes.get('height') ?? '');
+  return width > 0 && height > 0 ? { minX: 0, minY: 0, width, height } : undefined;
+}
+
+export function seededInt(seed: string, min: number, max: number): number {
+  return min + Math.floor(random(seed)() * (max - min + 1));
+}

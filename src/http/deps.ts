@@ -1,0 +1,16 @@
+import type { onRequestAsyncHookHandler } from 'fastify';
+import type { AuthRequirement } from '../contract/auth.ts';
+import type { Catalog } from '../config/catalog.ts';
+import type { OperationDeps } from '../operations/context.ts';
+import type { Store } from '../store/index.ts';
+import type { bodyLimits } from './body-limits.ts';
+
+/** What the routes are given by buildApp. */
+export interface HttpDeps {
+  store: Store;
+  catalog: Catalog;
+  operations: OperationDeps;
+  auth: (requirement: AuthRequirement) => onRequestAsyncHookHandler;
+  bodyLimits: ReturnType<typeof bodyLimits>;
+  millicentsPerCredit: number;
+}

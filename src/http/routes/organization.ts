@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { ENDPOINTS, routePath } from '../../contract/endpoints.ts';
+import type { OrganizationBalance } from '../../contract/balance.ts';
+import { ApiError } from '../../contract/errors.ts';
+import type { HttpDeps } from '../deps.ts';
+import { principalOf } from '../auth.ts';
+
+export function registerOrganizationRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const endpoint = ENDPOINTS.getOrganizationBalance;
+  app.get(
+    routePath(endpoint.path),
+    { onRequest: deps.auth(endpoint.auth), schema: { response: { 200: endpoint.response } } },
+    async (request): Promise<OrganizationBalance> => {
+      const { organizationId } = principalOf(request);
+      const organization = await deps.store.organizations.get(organizationId);
+      if (!organization) throw new ApiError('unauthorized', { status: 401, message: 'The organization cannot be resolved.' });
+      return {
+        object: 'organization.balance',
+        organization_id: organization.id,
+        // Millicents to credits: exact to 3 decimals when a credit is 1000 millicents.
+        available_credits: Number((organization.balance_millicents / deps.millicentsPerCredit).toFixed(3)),
+        observed_at: Math.floor(Date.now() / 1000),
+      };
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+
+export interface SseFrame {
+  event?: string;
+  data: unknown;
+}
+
+const HEARTBEAT_MS = 15_000;
+
+/** One message in one piece: `event:` and `data:` lines with single-line JSON, `\n` endings. */
+export function formatFrame(frame: SseFrame): string {
+  const data = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data);
+  return frame.event ? `event: ${frame.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}
+
+export const DONE_FRAME = 'data: [DONE]\n\n';
+
+/**
+ * Writes an event stream. The first frame has already been produced (so a failure before it
+ * was answered as a normal JSON error); from here on the response is SSE: each frame is written
+ * and flushed at once, a comment line keeps idle connections alive, and `data: [DONE]` closes
+ * the transport. A client that disconnects stops the producer.
+ */
+export async function writeEventStream(
+  reply: FastifyReply,
+  first: SseFrame,
+  rest: AsyncIterator<SseFrame>,
+  onFailure: (error: unknown) => SseFrame,
+): Promise<void> {
+  const res = reply.raw;
+  reply.hijack();
+  res.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  res.socket?.setNoDelay(true);
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+  });
+  const heartbeat = setInterval(() => {
+    if (!closed) res.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
+
+  const write = async (text: string) => {
+    if (closed) return;
+    if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  };
+
+  try {
+    await write(formatFrame(first));
+    while (!closed) {
+      let next: IteratorResult<SseFrame>;
+      try {
+        next = await rest.next();
+      } catch (error) {
+        await write(formatFrame(onFailure(error)));
+        break;
+      }
+      if (next.done) break;
+      await write(formatFrame(next.value));
+    }
+    await write(DONE_FRAME);
+  } finally {
+    clearInterval(heartbeat);
+    if (closed) await rest.return?.(undefined);
+    res.end();
+  }
+}

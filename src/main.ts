@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { bootstrapIfFirstStart, type BootstrapResult } from './accounts/bootstrap.ts';
+import { buildApp } from './app.ts';
+import { buildCatalog } from './config/catalog.ts';
+import type { Config } from './config/schema.ts';
+import { builtinCatalogEntries, createEngineRegistry } from './engines/registry.ts';
+import { openStore, type Store } from './store/index.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  /** Set on the first start of an empty database: the secrets to show once. */
+  bootstrap?: BootstrapResult;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.log.level,
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.secret'], censor: '[redacted]' },
+  });
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Tests isolate themselves in a PostgreSQL schema of their own. */
+  postgresSchema?: string;
+}
+
+/** The composition root: config → store → catalog → engines → app → listen. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const store = await openStore({ databaseUrl: config.database_url, dataDir: config.data_dir, postgresSchema: options.postgresSchema });
+  try {
+    const catalog = buildCatalog(config, builtinCatalogEntries(config));
+    const engines = createEngineRegistry(config, catalog.all());
+    const bootstrap = await bootstrapIfFirstStart(
+      store,
+      config.billing.starter_credits * config.billing.millicents_per_credit,
+    );
+    const app = await buildApp({ config, store, catalog, engines, logger });
+    await app.listen({ host: config.server.host, port: config.server.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.server.port;
+    const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+    logger.info({ database: store.location, dialect: store.dialect, models: catalog.all().length }, 'inkwell ready');
+    return {
+      app,
+      store,
+      url: `http://${host}:${port}`,
+      bootstrap,
+      close: async () => {
+        await app.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+import type { Principal } from '../accounts/principal.ts';
+import type { Catalog } from '../config/catalog.ts';
+import type { EngineRegistry } from '../engines/registry.ts';
+
+/** Everything an operation needs about the request it serves, free of HTTP types. */
+export interface OperationContext {
+  requestId: string;
+  principal: Principal;
+  /** Aborted when the client goes away; engines stop their work. */
+  signal: AbortSignal;
+  /** Raw Inkwell-Mock header (sandbox directives). */
+  mockHeader?: string;
+}
+
+export interface OperationDeps {
+  catalog: Catalog;
+  engines: EngineRegistry;
+}

@@ -1,0 +1,41 @@
+import type { EditRequest, SvgStreamEvent } from '../contract/svgs.ts';
+import type { OperationContext, OperationDeps } from './context.ts';
+import { engineFor } from './engine-for.ts';
+import { checkImageInput, svgSource } from './inputs.ts';
+import { resolveModel } from './resolve-model.ts';
+import { requestSeed } from './seed.ts';
+import { runSvgJob } from './svg-run.ts';
+
+/** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
+export function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): AsyncGenerator<SvgStreamEvent> {
+  const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_edit');
+  const referenceImages = body.reference_images ?? [];
+  referenceImages.forEach((image, i) => checkImageInput(image, `reference_images[${i}]`));
+  const source = svgSource(body.svg, body.svg_source, 'svg_source');
+  const settings = body.settings ?? {};
+  return runSvgJob(
+    {
+      operation: 'svg_edit',
+      requestId: ctx.requestId,
+      model,
+      seed: requestSeed(ctx.principal.keyId, body),
+      viewBox: null,
+      prompt: body.prompt,
+      source,
+      referenceImages,
+      maxReviewSteps: body.max_review_steps ?? 0,
+      settings: {
+        maxOutputTokens: settings.max_output_tokens,
+        orchestratorMaxOutputTokens: settings.orchestrator_max_output_tokens,
+        shallowMaxOutputTokens: settings.shallow_max_output_tokens,
+        temperature: settings.temperature,
+      },
+      reasoningEffort: body.reasoning_effort,
+      temperature: settings.temperature ?? undefined,
+      maxOutputTokens: settings.max_output_tokens ?? undefined,
+      mockHeader: ctx.mockHeader,
+      signal: ctx.signal,
+    },
+    engineFor(deps, ctx, model),
+  );
+}

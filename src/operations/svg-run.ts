@@ -1,0 +1,162 @@
+import { ApiError, toEnvelope, type ErrorCode } from '../contract/errors.ts';
+import { newId } from '../contract/ids.ts';
+import type { SvgDocument, SvgResponse, SvgStreamEvent } from '../contract/svgs.ts';
+import type { Usage } from '../contract/common.ts';
+import type { Engine, EngineEvent, SvgJob, TokenUsage } from '../engines/engine.ts';
+import { SvgParseError } from '../svg/parse.ts';
+import { finishDraftSnapshot, finishFragment, finishSvg } from '../svg/pipeline.ts';
+
+/** Wire usage from engine usage. */
+function wireUsage(usage: TokenUsage): Usage {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
+type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
+
+function errorEvent(error: ApiError, requestId: string): ErrorEvent {
+  return { type: 'error', ...toEnvelope(error, requestId) };
+}
+
+function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
+}
+
+/**
+ * Runs one SVG job on an engine and turns its events into the wire stream: output ids and
+ * indexes, sanitized drafts and documents with the requested viewBox, credits or usage on each
+ * content event. A failure before the first event is thrown (the caller answers with a JSON
+ * error); a failure after it becomes a terminal `error` event, as does a partly failed batch.
+ */
+export async function* runSvgJob(job: SvgJob, engine: Engine): AsyncGenerator<SvgStreamEvent> {
+  const outputs = job.operation === 'svg_generate' ? job.outputs : 1;
+  const outputIds = Array.from({ length: outputs }, () => newId('svgOutput'));
+  const indexed = outputs > 1;
+  const credits = job.model.creditsFor(job.operation);
+  const where = (index: number) => ({ id: outputIds[index]!, ...(indexed ? { index } : {}) });
+  const failures: ApiError[] = [];
+  let svgScore: number | null | undefined;
+  let started = false;
+  let delivered = 0;
+
+  const translate = (event: EngineEvent): SvgStreamEvent | undefined => {
+    switch (event.type) {
+      case 'generating':
+        return { type: 'generating', ...where(event.index), ...(event.text ? { text: event.text } : {}) };
+      case 'reasoning':
+        return { type: 'reasoning', ...where(event.index), text: event.text };
+      case 'draft': {
+        let svg: string;
+        try {
+          svg = event.update === 'snapshot' ? finishDraftSnapshot(event.svg, job.viewBox) : finishFragment(event.svg);
+        } catch {
+          return undefined; // a draft is only a preview; one that cannot be made safe is skipped
+        }
+        return { type: 'draft', ...where(event.index), svg, update_type: event.update };
+      }
+      case 'content': {
+        let svg: string;
+        try {
+          svg = finishSvg(event.svg, job.viewBox);
+        } catch (error) {
+          if (!(error instanceof SvgParseError)) throw error;
+          failures.push(new ApiError('model_error', { message: `The model returned an unusable SVG: ${error.message}` }));
+          return undefined;
+        }
+        delivered++;
+        const content: ContentEvent = { type: 'content', ...where(event.index), svg };
+        if (credits !== undefined) content.credits = credits;
+        else if (event.usage) content.usage = wireUsage(event.usage);
+        if (event.loopPeriodMs !== undefined) content.loop_period_ms = event.loopPeriodMs;
+        if (event.openingAnimationMs !== undefined) content.opening_animation_ms = event.openingAnimationMs;
+        if (svgScore !== undefined) content.svg_score = svgScore;
+        return content;
+      }
+      case 'failed':
+        failures.push(event.error);
+        return undefined;
+      case 'score':
+        svgScore = event.svgScore;
+        return undefined;
+    }
+  };
+
+  try {
+    for await (const event of engine.runSvg(job)) {
+      const wire = translate(event);
+      if (!wire) continue;
+      started = true;
+      yield wire;
+    }
+  } catch (error) {
+    const apiError = asApiError(error);
+    if (!started) throw apiError;
+    failures.push(apiError);
+  }
+  if (failures.length > 0) {
+    if (delivered === 0 && !started) throw failures[0]!;
+    const first = failures[0]!;
+    const failed = outputs - delivered;
+    const error =
+      delivered > 0 && outputs > 1
+        ? new ApiError(first.code, {
+            status: first.status,
+            message: `${failed} of ${outputs} outputs failed: ${first.message}`,
+            retryAfter: first.retryAfter,
+          })
+        : first;
+    yield errorEvent(error, job.requestId);
+  }
+}
+
+/**
+ * Consumes a wire stream into the non-streaming SvgResponse. A batch that delivered some
+ * documents answers 200 with fewer than n; one that delivered none answers with the error.
+ */
+export async function collectSvgResponse(events: AsyncIterable<SvgStreamEvent>, withScore: boolean): Promise<SvgResponse> {
+  const documents: { index: number; document: SvgDocument }[] = [];
+  let credits: number | undefined;
+  let usage: Usage | undefined;
+  let svgScore: number | null | undefined;
+  let failure: ErrorEvent | undefined;
+  for await (const event of events) {
+    if (event.type === 'error') failure = event as ErrorEvent;
+    if (event.type !== 'content') continue;
+    if (event.svg_score !== undefined) svgScore = event.svg_score;
+    const document: SvgDocument = { mime_type: 'image/svg+xml', svg: event.svg };
+    if (event.loop_period_ms !== undefined) document.loop_period_ms = event.loop_period_ms;
+    if (event.opening_animation_ms !== undefined) document.opening_animation_ms = event.opening_animation_ms;
+    documents.push({ index: event.index ?? 0, document });
+    if (event.credits !== undefined) credits = (credits ?? 0) + event.credits;
+    if (event.usage) {
+      usage = {
+        input_tokens: (usage?.input_tokens ?? 0) + event.usage.input_tokens,
+        output_tokens: (usage?.output_tokens ?? 0) + event.usage.output_tokens,
+        total_tokens: (usage?.total_tokens ?? 0) + event.usage.total_tokens,
+      };
+    }
+  }
+  if (documents.length === 0) {
+    if (!failure) throw new ApiError('model_error', { message: 'The model produced no output.' });
+    throw new ApiError(failure.code as ErrorCode, {
+      status: failure.status,
+      message: failure.message,
+      param: failure.param,
+      retryAfter: failure.retry_after,
+    });
+  }
+  documents.sort((a, b) => a.index - b.index);
+  const response: SvgResponse = {
+    id: newId('svgResponse'),
+    created: Math.floor(Date.now() / 1000),
+    data: documents.map((d) => d.document),
+  };
+  if (credits !== undefined) response.credits = credits;
+  if (usage) response.usage = usage;
+  if (withScore) response.svg_score = svgScore ?? null;
+  return response;
+}

@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.ts';
+import type { Database } from './tables.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL; otherwise the SQLite file under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL schema to work in (tests isolate themselves this way). */
+  postgresSchema?: string;
+  poolSize?: number;
+}
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for log lines (never includes a password). */
+  location: string;
+}
+
+const INT8_OID = 20;
+
+/** PostgreSQL returns int8 as strings; money and times fit safely in a JS number. */
+function parseInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} exceeds the safe integer range`);
+  return parsed;
+}
+
+function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//i.test(url);
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres';
+  }
+}
+
+export function createDatabase(options: DatabaseOptions): OpenDatabase {
+  if (options.databaseUrl && !isPostgresUrl(options.databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  if (isPostgresUrl(options.databaseUrl)) {
+    const schema = options.postgresSchema;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) } as never,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      location: redact(options.databaseUrl),
+    };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = join(options.dataDir, 'inkwell.sqlite');
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the schema up to date; safe to run from several replicas at once. */
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+  }
+}
+
+export async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/** Versioned migrations, applied in name order on every start. Never edit one that has shipped. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+};

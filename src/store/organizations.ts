@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../contract/ids.ts';
+import { recordLedgerEntry } from './ledger.ts';
+import { withTransaction } from './transaction.ts';
+import type { Database, OrganizationTable } from './tables.ts';
+
+export type Organization = OrganizationTable;
+
+export const ORGANIZATION_STATUSES = [
+  'active',
+  'closed',
+  'frozen',
+  'funding_pending',
+  'payment_method_required',
+  'payment_action_required',
+  'payment_failed',
+] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
+
+export class OrganizationRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Creates the organization and, when starting credits are given, its first grant. */
+  async create(name: string, startingMillicents = 0, now = Date.now()): Promise<Organization> {
+    return withTransaction(this.db, async (trx) => {
+      const organization: Organization = {
+        id: newId('organization', now),
+        name,
+        status: 'active',
+        balance_millicents: 0,
+        created_at: now,
+      };
+      await trx.insertInto('organizations').values(organization).execute();
+      if (startingMillicents > 0) {
+        await recordLedgerEntry(trx, {
+          organizationId: organization.id,
+          kind: 'grant',
+          amountMillicents: startingMillicents,
+          note: 'starting credits',
+          now,
+        });
+        organization.balance_millicents = startingMillicents;
+      }
+      return organization;
+    });
+  }
+
+  async get(id: string): Promise<Organization | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(): Promise<Organization[]> {
+    return this.db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
+
+  async setStatus(id: string, status: OrganizationStatus): Promise<boolean> {
+    const result = await this.db.updateTable('organizations').set({ status }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

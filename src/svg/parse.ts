@@ -1,0 +1,67 @@
+import { SaxesParser } from 'saxes';
+import type { SvgElement, SvgNode } from './tree.ts';
+
+/** Refused markup: the message is safe to show to the client. */
+export class SvgParseError extends Error {
+  override name = 'SvgParseError';
+}
+
+/** Deeper nesting than any real drawing; guards the recursive passes that follow. */
+export const MAX_DEPTH = 256;
+
+/**
+ * Parses SVG markup strictly (well-formed XML). DOCTYPEs and therefore entity declarations are
+ * refused; comments and processing instructions are dropped; CDATA becomes text.
+ */
+export function parseSvg(markup: string): SvgElement {
+  const root = parseNodes(markup, false).find((node): node is SvgElement => 'name' in node);
+  if (!root) throw new SvgParseError('The SVG has no root element.');
+  if (root.name !== 'svg') throw new SvgParseError(`The root element must be <svg>, not <${root.name.slice(0, 40)}>.`);
+  return root;
+}
+
+/** Parses element content (several siblings, text) such as a streamed draft delta. */
+export function parseSvgFragment(markup: string): SvgNode[] {
+  return parseNodes(markup, true);
+}
+
+function parseNodes(markup: string, fragment: boolean): SvgNode[] {
+  const parser = new SaxesParser({ xmlns: false, position: false, fragment });
+  const top: SvgNode[] = [];
+  const stack: SvgElement[] = [];
+  let failure: SvgParseError | undefined;
+  const fail = (message: string) => {
+    failure ??= new SvgParseError(message);
+  };
+  const append = (node: SvgNode) => (stack.length ? stack[stack.length - 1]!.children : top).push(node);
+
+  parser.on('doctype', () => fail('The SVG contains a DOCTYPE; DOCTYPEs and entity declarations are not accepted.'));
+  parser.on('opentag', (tag) => {
+    if (stack.length >= MAX_DEPTH) return fail(`The SVG is nested deeper than ${MAX_DEPTH} levels.`);
+    const node: SvgElement = { name: tag.name, attributes: new Map(Object.entries(tag.attributes)), children: [] };
+    append(node);
+    stack.push(node);
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  parser.on('text', (text) => {
+    if (stack.length || fragment) append({ text });
+  });
+  parser.on('cdata', (text) => {
+    if (stack.length) append({ text });
+  });
+  parser.on('error', (error) => fail(`The SVG is not well-formed XML: ${firstLine(error.message)}`));
+
+  try {
+    parser.write(markup).close();
+  } catch (error) {
+    fail(`The SVG is not well-formed XML: ${firstLine((error as Error).message)}`);
+  }
+  if (failure) throw failure;
+  return top;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/^[^:]*:\d+:\d+: /, '').slice(0, 200);
+}

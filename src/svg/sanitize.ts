@@ -1,0 +1,91 @@
+import { ALLOWED_ATTRIBUTES, ALLOWED_ELEMENTS, FORBIDDEN_ANIMATION_TARGETS, REFERENCE_ATTRIBUTES, TEXT_ELEMENTS } from './allowlist.ts';
+import { isElement, type SvgElement, type SvgNode } from './tree.ts';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransform', 'set']);
+
+/**
+ * `url(...)` in a value may only point into the document; anything else (http:, data:,
+ * javascript:, file paths) could fetch or run something when the SVG is displayed.
+ */
+function hasExternalUrl(value: string): boolean {
+  const pattern = /url\(\s*(['"]?)([^'")]*)\1\s*\)/gi;
+  for (const match of value.matchAll(pattern)) {
+    if (!match[2]!.trim().startsWith('#')) return true;
+  }
+  // url( with something the pattern could not read (escapes, nested quotes) is refused too.
+  return /url\(/i.test(value.replace(pattern, ''));
+}
+
+const DANGEROUS_CSS = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|\\/i;
+
+export function isSafeCss(css: string): boolean {
+  return !DANGEROUS_CSS.test(css) && !hasExternalUrl(css);
+}
+
+function isSafeAttribute(element: string, name: string, value: string): boolean {
+  if (name.startsWith('data-')) return /^data-[a-z0-9_.-]+$/i.test(name) && !/javascript:/i.test(value);
+  if (!ALLOWED_ATTRIBUTES.has(name)) return false;
+  if (REFERENCE_ATTRIBUTES.has(name)) return value.trim().startsWith('#');
+  if (name === 'xmlns') return value === SVG_NS;
+  if (name === 'xmlns:xlink') return value === XLINK_NS;
+  if (name === 'style') return isSafeCss(value);
+  if (ANIMATION_ELEMENTS.has(element) && name === 'attributeName') {
+    return !FORBIDDEN_ANIMATION_TARGETS.has(value.trim().toLowerCase()) && !value.trim().toLowerCase().startsWith('on');
+  }
+  if (/javascript:|data:text\/html|vbscript:/i.test(value)) return false;
+  return !hasExternalUrl(value);
+}
+
+function sanitizeElement(node: SvgElement): SvgElement | undefined {
+  if (!ALLOWED_ELEMENTS.has(node.name)) return undefined;
+  const attributes = new Map<string, string>();
+  for (const [name, value] of node.attributes) {
+    if (isSafeAttribute(node.name, name, value)) attributes.set(name, value);
+  }
+  const keepsText = TEXT_ELEMENTS.has(node.name);
+  const children: SvgNode[] = [];
+  for (const child of node.children) {
+    if (isElement(child)) {
+      const clean = sanitizeElement(child);
+      if (clean) children.push(clean);
+    } else if (keepsText) {
+      children.push(child);
+    }
+  }
+  if (node.name === 'style') {
+    const css = children.map((c) => ('text' in c ? c.text : '')).join('');
+    if (!isSafeCss(css)) return undefined;
+  }
+  return { name: node.name, attributes, children };
+}
+
+/**
+ * Returns a copy of the tree with only allowlisted elements and attributes: no scripts, event
+ * handlers, foreign content, external references or unsafe CSS. The root keeps the SVG namespace.
+ */
+export function sanitizeTree(root: SvgElement): SvgElement {
+  const clean = sanitizeElement(root)!;
+  clean.attributes.set('xmlns', SVG_NS);
+  if ([...walk(clean)].some((el) => el.attributes.has('xlink:href'))) clean.attributes.set('xmlns:xlink', XLINK_NS);
+  else clean.attributes.delete('xmlns:xlink');
+  return clean;
+}
+
+export function sanitizeNodes(nodes: SvgNode[]): SvgNode[] {
+  return nodes.flatMap((node): SvgNode[] => {
+    if (!isElement(node)) return [node];
+    const clean = sanitizeElement(node);
+    return clean ? [clean] : [];
+  });
+}
+
+export function* walk(root: SvgElement): Generator<SvgElement> {
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    yield node;
+    for (const child of node.children) if (isElement(child)) stack.push(child);
+  }
+}
