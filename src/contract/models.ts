@@ -34,7 +34,7 @@ export const TokenUsageBilling = Type.Object(
   { additionalProperties: false, title: 'TokenUsageBilling' },
 );
 export const ModelBilling = Type.Union([FixedCreditBilling, TokenUsageBilling], {
-  discriminator: { propertyName: 'kind' },
+  description: 'Discriminated by `kind`; read it before computing cost.',
 });
 export type ModelBilling = Static<typeof ModelBilling>;
 

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { writeEventStream, type SseFrame } from '../../src/http/sse.ts';
+
+describe('the SSE writer', () => {
+  it('stops the producer when the client disconnects', async () => {
+    let produced = 0;
+    let cleanedUp = false;
+    async function* producer(): AsyncGenerator<SseFrame> {
+      try {
+        for (;;) {
+          produced++;
+          yield { event: 'tick', data: { n: produced } };
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } finally {
+        cleanedUp = true;
+      }
+    }
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      const frames = producer();
+      const first = await frames.next();
+      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: {} }));
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(url, { signal: controller.signal });
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      const deadline = Date.now() + 2000;
+      while (!cleanedUp && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(cleanedUp, 'the producer was closed');
+      const stoppedAt = produced;
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(produced, stoppedAt, 'nothing is produced after the disconnect');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('turns a failure of the producer after the first frame into a last frame, then [DONE]', async () => {
+    async function* producer(): AsyncGenerator<SseFrame> {
+      yield { event: 'a', data: { n: 1 } };
+      throw new Error('boom');
+    }
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      const frames = producer();
+      const first = await frames.next();
+      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: { type: 'error' } }));
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const text = await (await fetch(url)).text();
+      assert.equal(text, 'event: a\ndata: {"n":1}\n\nevent: error\ndata: {"type":"error"}\n\ndata: [DONE]\n\n');
+    } finally {
+      await app.close();
+    }
+  });
+});
