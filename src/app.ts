@@ -4,7 +4,10 @@ import type { Catalog } from './config/catalog.ts';
 import type { Config } from './config/schema.ts';
 import { newId } from './contract/ids.ts';
 import { createAjv, validationError } from './contract/validator.ts';
+import type { Billing } from './billing/billing.ts';
 import type { EngineRegistry } from './engines/registry.ts';
+import { limitHook } from './http/limits.ts';
+import type { Limits } from './limits/limits.ts';
 import { authHook, dataPostureHeaders } from './http/auth.ts';
 import { ByteBudget, registerBodyBudget } from './http/body-budget.ts';
 import { bodyLimits } from './http/body-limits.ts';
@@ -23,6 +26,8 @@ export interface AppDeps {
   store: Store;
   catalog: Catalog;
   engines: EngineRegistry;
+  billing: Billing;
+  limits: Limits;
   logger: FastifyBaseLogger;
 }
 
@@ -42,7 +47,7 @@ const EXPOSED_HEADERS = [
 
 /** The HTTP application with every plugin and route registered explicitly. It never listens. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store, catalog, engines } = deps;
+  const { config, store, catalog, engines, billing, limits } = deps;
   const server = config.server;
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -77,14 +82,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   app.decorateRequest('principal', null);
+  app.decorateRequest('limitOutcomes', null);
 
   const posture = dataPostureHeaders(config);
   const maxReferences = Math.max(0, ...catalog.all().filter((m) => m.supports('svg_generate')).map((m) => m.entry.max_references));
   const httpDeps: HttpDeps = {
     store,
     catalog,
-    operations: { catalog, engines },
+    operations: { catalog, engines, billing, limits, millicentsPerCredit: config.billing.millicents_per_credit },
     auth: (requirement) => authHook(store, requirement, posture),
+    limit: (rule) => limitHook(limits, rule),
     bodyLimits: bodyLimits(maxReferences),
     millicentsPerCredit: config.billing.millicents_per_credit,
   };

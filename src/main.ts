@@ -5,6 +5,13 @@ import { buildApp } from './app.ts';
 import { buildCatalog } from './config/catalog.ts';
 import type { Config } from './config/schema.ts';
 import { builtinCatalogEntries, createEngineRegistry } from './engines/registry.ts';
+import { Billing } from './billing/billing.ts';
+import { InstanceLease } from './billing/recovery.ts';
+import { newId } from './contract/ids.ts';
+import { Counters } from './limits/counters.ts';
+import { Limits } from './limits/limits.ts';
+import { CachedOverrides } from './limits/overrides.ts';
+import { connectRedis, redactRedis } from './limits/redis.ts';
 import { openStore, type Store } from './store/index.ts';
 
 export interface RunningServer {
@@ -29,23 +36,48 @@ export interface StartOptions {
   postgresSchema?: string;
 }
 
-/** The composition root: config → store → catalog → engines → app → listen. */
+/** The composition root: config → store → lease → limits → catalog → engines → app → listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const store = await openStore({ databaseUrl: config.database_url, dataDir: config.data_dir, postgresSchema: options.postgresSchema });
+  const instanceId = newId('instance');
+  const lease = new InstanceLease(store, instanceId, { leaseMs: config.billing.reservation_lease_ms }, logger);
+  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
+  const release = async () => {
+    await lease.stop();
+    redis?.disconnect();
+    await store.close();
+  };
   try {
+    await lease.start();
+    if (config.redis_url) redis = await connectRedis(config.redis_url);
+    const limits = new Limits(
+      config.limits,
+      new Counters(config.limits.redis_prefix, redis),
+      new CachedOverrides((organizationId) => store.limitOverrides.forOrganization(organizationId)),
+    );
+    const billing = new Billing(store, instanceId);
     const catalog = buildCatalog(config, builtinCatalogEntries(config));
     const engines = createEngineRegistry(config, catalog.all());
     const bootstrap = await bootstrapIfFirstStart(
       store,
       config.billing.starter_credits * config.billing.millicents_per_credit,
     );
-    const app = await buildApp({ config, store, catalog, engines, logger });
+    const app = await buildApp({ config, store, catalog, engines, billing, limits, logger });
     await app.listen({ host: config.server.host, port: config.server.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.server.port;
     const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
-    logger.info({ database: store.location, dialect: store.dialect, models: catalog.all().length }, 'inkwell ready');
+    logger.info(
+      {
+        database: store.location,
+        dialect: store.dialect,
+        limits: config.redis_url ? redactRedis(config.redis_url) : 'memory',
+        instance: instanceId,
+        models: catalog.all().length,
+      },
+      'inkwell ready',
+    );
     return {
       app,
       store,
@@ -53,11 +85,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       bootstrap,
       close: async () => {
         await app.close();
-        await store.close();
+        await release();
       },
     };
   } catch (error) {
-    await store.close();
+    await release();
     throw error;
   }
 }

@@ -7,6 +7,8 @@ import { hashesEqual, hashSecret, KEY_PATTERN } from './keys.ts';
 export interface Principal {
   keyId: string;
   organizationId: string;
+  /** The organization's status when the key was read (this request). */
+  organizationStatus: string;
   kind: KeyKind;
   environment: KeyEnvironment | null;
   scopes: ReadonlySet<string>;
@@ -48,6 +50,7 @@ export async function authenticate(store: Store, authorization: string | undefin
   return {
     keyId: key.id,
     organizationId: key.organization_id,
+    organizationStatus: key.organization_status,
     kind: key.kind as KeyKind,
     environment: key.environment as KeyEnvironment | null,
     scopes: new Set(JSON.parse(key.scopes) as string[]),

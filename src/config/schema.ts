@@ -56,12 +56,48 @@ export const CatalogEntry = Type.Object(
 );
 export type CatalogEntry = Static<typeof CatalogEntry>;
 
+/** A capacity per fixed window; null switches the rule off. */
+export const LimitRule = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1 }),
+    window_seconds: Type.Integer({ minimum: 1, maximum: 2_678_400 }),
+  },
+  { additionalProperties: false },
+);
+export type LimitRule = Static<typeof LimitRule>;
+
+const rule = (fallback: LimitRule | null, description: string) =>
+  Type.Union([LimitRule, Type.Null()], { default: fallback, description });
+
+export const LimitsSchema = Type.Object(
+  {
+    redis_prefix: Type.String({ minLength: 1, default: 'inkwell:limits' }),
+    requests: Type.Object(
+      {
+        svg: rule({ limit: 20, window_seconds: 60 }, 'Requests to generations and vectorizations together (the spec: 20 per 60 s).'),
+        edits: rule({ limit: 20, window_seconds: 60 }, 'Requests to edits.'),
+        animations: rule({ limit: 20, window_seconds: 60 }, 'Requests to animations.'),
+        responses: rule({ limit: 60, window_seconds: 60 }, 'Requests to /v1/responses.'),
+        catalog: rule({ limit: 600, window_seconds: 60 }, 'Requests to /v1/models and /v1/models/{model}.'),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    outputs: rule({ limit: 120, window_seconds: 60 }, 'SVG outputs produced (n of a generation, 1 otherwise): operation throughput.'),
+    input_tokens: rule(null, 'Input tokens of token-priced models, counted from the request bound and corrected by measured usage.'),
+    output_tokens: rule(null, 'Output tokens of token-priced models, counted from max_output_tokens and corrected by measured usage.'),
+    weekly_requests: rule(null, 'Billable operations per week.'),
+  },
+  { additionalProperties: false, default: {} },
+);
+export type LimitsConfig = Static<typeof LimitsSchema>;
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const ConfigSchema = Type.Object(
   {
     data_dir: Type.String({ minLength: 1, default: './data' }),
     database_url: Type.Optional(Type.String({ minLength: 1 })),
+    redis_url: Type.Optional(Type.String({ minLength: 1 })),
     server: Type.Object(
       {
         host: Type.String({ minLength: 1, default: '127.0.0.1' }),
@@ -80,9 +116,15 @@ export const ConfigSchema = Type.Object(
       {
         millicents_per_credit: Type.Integer({ minimum: 1, default: 1000 }),
         starter_credits: Type.Integer({ minimum: 0, default: 1000 }),
+        reservation_lease_ms: Type.Integer({
+          minimum: 300,
+          default: 30_000,
+          description: 'A process silent this long is presumed dead; its open reservations are settled or released.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
+    limits: LimitsSchema,
     sandbox: Type.Object(
       { slow_stream_delay_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 400 }) },
       { additionalProperties: false, default: {} },

@@ -53,6 +53,14 @@ export const SETTINGS: Setting[] = [
     parse: text,
     everyCommand: true,
   },
+  {
+    path: 'redis_url',
+    env: 'REDIS_URL',
+    flag: '--redis-url',
+    argument: '<url>',
+    description: 'redis://… to keep rate-limit counters in Redis, shared by every replica (default: in process memory).',
+    parse: text,
+  },
   { path: 'server.host', env: 'INKWELL_HOST', flag: '--host', argument: '<host>', description: 'Address to listen on (default 127.0.0.1).', parse: text },
   { path: 'server.port', env: 'INKWELL_PORT', flag: '--port', argument: '<port>', description: 'Port to listen on (default 8080; 0 picks a free one).', parse: integer },
   {

@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   apiKey: 'key',
   ledgerEntry: 'led',
   reservation: 'rsv',
+  instance: 'ins',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

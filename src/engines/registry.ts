@@ -11,6 +11,8 @@ import { unavailableEngine } from './unavailable.ts';
 type EngineFactory = (entry: CatalogEntry, config: Config) => Engine;
 
 const ENGINE_FACTORIES: Record<string, EngineFactory> = {
+  // The sandbox as a live engine: billed and limited like a real model, for load tests and billing checks.
+  sandbox: (_entry, config) => createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms }),
   'openai-compatible': () => unavailableEngine('the OpenAI-compatible engine is not part of this release yet.'),
   trace: () => unavailableEngine('the built-in tracer is not part of this release yet.'),
 };

@@ -1,5 +1,6 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type { AuthRequirement } from '../contract/auth.ts';
+import type { RequestRuleName } from '../limits/rules.ts';
 import type { Catalog } from '../config/catalog.ts';
 import type { OperationDeps } from '../operations/context.ts';
 import type { Store } from '../store/index.ts';
@@ -11,6 +12,8 @@ export interface HttpDeps {
   catalog: Catalog;
   operations: OperationDeps;
   auth: (requirement: AuthRequirement) => onRequestAsyncHookHandler;
+  /** The request-rate hook of a route family (runs after auth). */
+  limit: (rule: RequestRuleName) => onRequestAsyncHookHandler;
   bodyLimits: ReturnType<typeof bodyLimits>;
   millicentsPerCredit: number;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationContext } from '../operations/context.ts';
 import { principalOf } from './auth.ts';
+import { reportLimits } from './limits.ts';
 
 /** The operation's view of a request; its signal aborts when the client disconnects early. */
 export function operationContext(request: FastifyRequest, reply: FastifyReply): OperationContext {
@@ -14,5 +15,6 @@ export function operationContext(request: FastifyRequest, reply: FastifyReply): 
     principal: principalOf(request),
     signal: controller.signal,
     mockHeader: typeof mock === 'string' ? mock : undefined,
+    reportLimits: (outcomes) => reportLimits(request, reply, outcomes),
   };
 }

@@ -4,13 +4,15 @@ import { engineFor } from './engine-for.ts';
 import { svgSource } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { runSvgJob } from './svg-run.ts';
+import { admitSvgJob } from './admission.ts';
 
 /** POST /v1/svgs/animations: the supplied SVG, animated. */
-export function animateSvg(deps: OperationDeps, ctx: OperationContext, body: AnimationRequest): AsyncGenerator<SvgStreamEvent> {
+export async function animateSvg(deps: OperationDeps, ctx: OperationContext, body: AnimationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_animate');
   const source = svgSource(undefined, body.svg_source, 'svg_source');
-  return runSvgJob(
+  return admitSvgJob(
+    deps,
+    ctx,
     {
       operation: 'svg_animate',
       requestId: ctx.requestId,
@@ -26,5 +28,6 @@ export function animateSvg(deps: OperationDeps, ctx: OperationContext, body: Ani
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
+    body.stream ?? false,
   );
 }

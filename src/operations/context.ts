@@ -1,6 +1,8 @@
 import type { Principal } from '../accounts/principal.ts';
 import type { Catalog } from '../config/catalog.ts';
+import type { Billing } from '../billing/billing.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
+import type { LimitOutcome, Limits } from '../limits/limits.ts';
 
 /** Everything an operation needs about the request it serves, free of HTTP types. */
 export interface OperationContext {
@@ -10,9 +12,14 @@ export interface OperationContext {
   signal: AbortSignal;
   /** Raw Inkwell-Mock header (sandbox directives). */
   mockHeader?: string;
+  /** Receives the limit counts an operation drew on, for the X-RateLimit-* headers. */
+  reportLimits?: (outcomes: LimitOutcome[]) => void;
 }
 
 export interface OperationDeps {
   catalog: Catalog;
   engines: EngineRegistry;
+  billing: Billing;
+  limits: Limits;
+  millicentsPerCredit: number;
 }

@@ -4,16 +4,18 @@ import { engineFor } from './engine-for.ts';
 import { checkImageInput, svgSource } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { runSvgJob } from './svg-run.ts';
+import { admitSvgJob } from './admission.ts';
 
 /** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
-export function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): AsyncGenerator<SvgStreamEvent> {
+export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_edit');
   const referenceImages = body.reference_images ?? [];
   referenceImages.forEach((image, i) => checkImageInput(image, `reference_images[${i}]`));
   const source = svgSource(body.svg, body.svg_source, 'svg_source');
   const settings = body.settings ?? {};
-  return runSvgJob(
+  return admitSvgJob(
+    deps,
+    ctx,
     {
       operation: 'svg_edit',
       requestId: ctx.requestId,
@@ -37,5 +39,6 @@ export function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRe
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
+    body.stream ?? false,
   );
 }

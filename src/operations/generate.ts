@@ -6,10 +6,10 @@ import { checkImageInput } from './inputs.ts';
 import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { runSvgJob } from './svg-run.ts';
+import { admitSvgJob } from './admission.ts';
 
 /** POST /v1/svgs/generations: n documents from a prompt and optional references. */
-export function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): AsyncGenerator<SvgStreamEvent> {
+export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_generate');
   const references = body.references ?? [];
   if (references.length > model.entry.max_references) {
@@ -19,7 +19,9 @@ export function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: G
     });
   }
   references.forEach((reference, i) => checkImageInput(reference, `references[${i}]`));
-  return runSvgJob(
+  return admitSvgJob(
+    deps,
+    ctx,
     {
       operation: 'svg_generate',
       requestId: ctx.requestId,
@@ -39,5 +41,6 @@ export function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: G
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
+    body.stream ?? false,
   );
 }

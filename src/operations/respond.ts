@@ -1,3 +1,4 @@
+import { assertInGoodStanding } from '../accounts/standing.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { ResponseResource, ResponsesRequest } from '../contract/responses.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
@@ -44,6 +45,7 @@ export function checkResponsesRequest(body: ResponsesRequest): void {
 export async function createResponse(deps: OperationDeps, ctx: OperationContext, body: ResponsesRequest): Promise<ResponseResource> {
   resolveModel(deps.catalog, ctx.principal, body.model, 'open_responses');
   checkResponsesRequest(body);
+  assertInGoodStanding(ctx.principal);
   throw new ApiError('model_unavailable', {
     message: 'Responses execution is not available in this release; the request was valid and nothing was billed.',
   });

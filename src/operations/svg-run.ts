@@ -32,7 +32,12 @@ function asApiError(error: unknown): ApiError {
  * content event. A failure before the first event is thrown (the caller answers with a JSON
  * error); a failure after it becomes a terminal `error` event, as does a partly failed batch.
  */
-export async function* runSvgJob(job: SvgJob, engine: Engine): AsyncGenerator<SvgStreamEvent> {
+export interface RunHooks {
+  /** Called for each output about to be delivered, before its content event is yielded. */
+  delivered?(usage: TokenUsage | undefined): Promise<void>;
+}
+
+export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = {}): AsyncGenerator<SvgStreamEvent> {
   const outputs = job.operation === 'svg_generate' ? job.outputs : 1;
   const outputIds = Array.from({ length: outputs }, () => newId('svgOutput'));
   const indexed = outputs > 1;
@@ -89,6 +94,7 @@ export async function* runSvgJob(job: SvgJob, engine: Engine): AsyncGenerator<Sv
     for await (const event of engine.runSvg(job)) {
       const wire = translate(event);
       if (!wire) continue;
+      if (wire.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
       started = true;
       yield wire;
     }

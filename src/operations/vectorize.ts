@@ -4,13 +4,15 @@ import { engineFor } from './engine-for.ts';
 import { checkImageInput } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { runSvgJob } from './svg-run.ts';
+import { admitSvgJob } from './admission.ts';
 
 /** POST /v1/svgs/vectorizations: one SVG from a raster or SVG image. */
-export function vectorizeImage(deps: OperationDeps, ctx: OperationContext, body: VectorizationRequest): AsyncGenerator<SvgStreamEvent> {
+export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext, body: VectorizationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_vectorize');
   checkImageInput(body.image, 'image');
-  return runSvgJob(
+  return admitSvgJob(
+    deps,
+    ctx,
     {
       operation: 'svg_vectorize',
       requestId: ctx.requestId,
@@ -29,5 +31,6 @@ export function vectorizeImage(deps: OperationDeps, ctx: OperationContext, body:
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
+    body.stream ?? false,
   );
 }

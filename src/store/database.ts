@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Database } from './tables.ts';
@@ -22,9 +23,48 @@ export interface OpenDatabase {
   dialect: Dialect;
   /** Where the data lives, for log lines (never includes a password). */
   location: string;
+  /** The PostgreSQL schema the tables live in, when not the default one. */
+  schema?: string;
 }
 
 const INT8_OID = 20;
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Kysely's SQLite adapter takes no migration lock (it assumes one process). Holding a write
+ * transaction (BEGIN IMMEDIATE) for the whole migration makes processes that open the same
+ * fresh file at once wait for each other, and each sees what the first one applied.
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  override async acquireMigrationLock(db: Kysely<any>): Promise<void> {
+    // better-sqlite3 waits for a busy lock synchronously, which would stall a holder in this
+    // same process; so the wait happens here, asynchronously, with SQLite's own timeout off.
+    await sql`pragma busy_timeout = 0`.execute(db);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await sql`begin immediate`.execute(db);
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 1200) throw error;
+          await sleep(25);
+        }
+      }
+    } finally {
+      await sql`pragma busy_timeout = ${sql.raw(String(SQLITE_BUSY_TIMEOUT_MS))}`.execute(db);
+    }
+  }
+
+  override async releaseMigrationLock(db: Kysely<any>): Promise<void> {
+    await sql`commit`.execute(db);
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
 
 /** PostgreSQL returns int8 as strings; money and times fit safely in a JS number. */
 function parseInt8(value: string): number {
@@ -63,6 +103,7 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       location: redact(options.databaseUrl),
+      schema,
     };
   }
   mkdirSync(options.dataDir, { recursive: true });
@@ -70,16 +111,23 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
+  return { db: new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; safe to run from several replicas at once. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' }).migrateToLatest();
+export async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+  const { error, results } = await new Migrator({
+    db,
+    provider,
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+    // Without it Kysely looks for its tables in every schema and may find another one's.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import { ApiKeyRepository } from './api-keys.ts';
 import { createDatabase, migrate, type DatabaseOptions, type Dialect } from './database.ts';
+import { InstanceRepository } from './instances.ts';
 import { InstanceSettings } from './instance-settings.ts';
+import { LimitOverrideRepository } from './limit-overrides.ts';
 import { LedgerRepository } from './ledger.ts';
 import { OrganizationRepository } from './organizations.ts';
+import { ReservationRepository } from './reservations.ts';
 import type { Database } from './tables.ts';
 
 export interface Repositories {
@@ -11,6 +14,9 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   ledger: LedgerRepository;
   settings: InstanceSettings;
+  reservations: ReservationRepository;
+  instances: InstanceRepository;
+  limitOverrides: LimitOverrideRepository;
 }
 
 export interface Store extends Repositories {
@@ -22,8 +28,11 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-function repositories(db: Kysely<Database>): Repositories {
+function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
   return {
+    reservations: new ReservationRepository(db, dialect),
+    instances: new InstanceRepository(db),
+    limitOverrides: new LimitOverrideRepository(db),
     organizations: new OrganizationRepository(db),
     apiKeys: new ApiKeyRepository(db),
     ledger: new LedgerRepository(db),
@@ -33,9 +42,9 @@ function repositories(db: Kysely<Database>): Repositories {
 
 /** Opens the database, brings its schema up to date and returns one repository per aggregate. */
 export async function openStore(options: DatabaseOptions): Promise<Store> {
-  const { db, dialect, location } = createDatabase(options);
+  const { db, dialect, location, schema } = createDatabase(options);
   try {
-    await migrate(db);
+    await migrate(db, schema);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -44,8 +53,8 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     db,
     dialect,
     location,
-    ...repositories(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
+    ...repositories(db, dialect),
+    transaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx, dialect))),
     close: () => db.destroy(),
   };
 }

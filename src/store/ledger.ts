@@ -4,11 +4,16 @@ import type { Database, LedgerEntryTable } from './tables.ts';
 import { withTransaction } from './transaction.ts';
 
 export type LedgerEntry = LedgerEntryTable;
+export type LedgerKind = 'grant' | 'adjustment' | 'reserve' | 'settle' | 'release';
 
 export interface LedgerChange {
   organizationId: string;
-  kind: 'grant' | 'adjustment';
+  kind: LedgerKind;
+  /** Change of the posted balance. */
   amountMillicents: number;
+  /** Change of the reserved amount. */
+  reservedDeltaMillicents?: number;
+  reservationId?: string;
   requestId?: string;
   keyId?: string;
   model?: string;
@@ -17,25 +22,54 @@ export interface LedgerChange {
   now?: number;
 }
 
+/** Raised when a conditional change finds the organization unable to cover it. */
+export class InsufficientBalance extends Error {
+  override name = 'InsufficientBalance';
+}
+
 /**
- * Applies a balance change and its ledger entry in the caller's transaction, so the balance
- * always equals the sum of the entries.
+ * Applies a balance change and writes its ledger entry in the caller's transaction, so the
+ * balance and the reserved amount always equal the sums of the entries. With `requireAvailable`
+ * the update is conditional (balance − reserved must stay ≥ 0 after it) and atomic, so
+ * concurrent reservations can never overdraw an organization.
  */
-export async function recordLedgerEntry(trx: Transaction<Database>, change: LedgerChange): Promise<LedgerEntry> {
+export async function recordLedgerEntry(
+  trx: Transaction<Database>,
+  change: LedgerChange,
+  options: { requireAvailable?: boolean } = {},
+): Promise<LedgerEntry> {
   const now = change.now ?? Date.now();
-  const updated = await trx
+  const amount = change.amountMillicents;
+  const reservedDelta = change.reservedDeltaMillicents ?? 0;
+  let update = trx
     .updateTable('organizations')
-    .set((eb) => ({ balance_millicents: eb('balance_millicents', '+', change.amountMillicents) }))
-    .where('id', '=', change.organizationId)
-    .returning('balance_millicents')
-    .executeTakeFirst();
-  if (!updated) throw new Error(`organization ${change.organizationId} does not exist`);
+    .set((eb) => ({
+      balance_millicents: eb('balance_millicents', '+', amount),
+      reserved_millicents: eb('reserved_millicents', '+', reservedDelta),
+    }))
+    .where('id', '=', change.organizationId);
+  if (options.requireAvailable) {
+    // available (balance − reserved) must cover what this change takes from it
+    update = update.where((eb) => eb(eb('balance_millicents', '-', eb.ref('reserved_millicents')), '>=', reservedDelta - amount));
+  }
+  const updated = await update.returning(['balance_millicents', 'reserved_millicents']).executeTakeFirst();
+  if (!updated) {
+    if (options.requireAvailable) throw new InsufficientBalance(change.organizationId);
+    throw new Error(`organization ${change.organizationId} does not exist`);
+  }
+  // SQLite would store an unsafe integer silently; refusing rolls the whole transaction back.
+  if (!Number.isSafeInteger(updated.balance_millicents) || !Number.isSafeInteger(updated.reserved_millicents)) {
+    throw new RangeError('the balance would leave the safe integer range');
+  }
   const entry: LedgerEntry = {
     id: newId('ledgerEntry', now),
     organization_id: change.organizationId,
     kind: change.kind,
-    amount_millicents: change.amountMillicents,
+    amount_millicents: amount,
     balance_after_millicents: updated.balance_millicents,
+    reserved_delta_millicents: reservedDelta,
+    reserved_after_millicents: updated.reserved_millicents,
+    reservation_id: change.reservationId ?? null,
     request_id: change.requestId ?? null,
     key_id: change.keyId ?? null,
     model: change.model ?? null,
@@ -47,18 +81,32 @@ export async function recordLedgerEntry(trx: Transaction<Database>, change: Ledg
   return entry;
 }
 
+export interface RecomputedTotals {
+  balanceMillicents: number;
+  reservedMillicents: number;
+}
+
 export class LedgerRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async grant(organizationId: string, amountMillicents: number, note?: string): Promise<LedgerEntry> {
-    if (!Number.isSafeInteger(amountMillicents) || amountMillicents <= 0) {
-      throw new RangeError('a grant must be a positive whole number of millicents');
+  /** Adds credits (positive) or corrects the balance (adjustment, either sign). */
+  async post(
+    organizationId: string,
+    kind: 'grant' | 'adjustment',
+    amountMillicents: number,
+    note?: string,
+  ): Promise<LedgerEntry> {
+    if (!Number.isSafeInteger(amountMillicents) || amountMillicents === 0 || (kind === 'grant' && amountMillicents < 0)) {
+      throw new RangeError(`a ${kind} must be a ${kind === 'grant' ? 'positive' : 'non-zero'} whole number of millicents`);
     }
-    return withTransaction(this.db, (trx) =>
-      recordLedgerEntry(trx, { organizationId, kind: 'grant', amountMillicents, note }),
-    );
+    return withTransaction(this.db, (trx) => recordLedgerEntry(trx, { organizationId, kind, amountMillicents, note }));
   }
 
+  async grant(organizationId: string, amountMillicents: number, note?: string): Promise<LedgerEntry> {
+    return this.post(organizationId, 'grant', amountMillicents, note);
+  }
+
+  /** The newest entries first. */
   async entries(organizationId: string, limit = 100): Promise<LedgerEntry[]> {
     return this.db
       .selectFrom('ledger_entries')
@@ -70,13 +118,20 @@ export class LedgerRepository {
       .execute();
   }
 
-  /** The balance recomputed from the entries alone, to check against the stored one. */
-  async recomputedBalance(organizationId: string): Promise<number> {
+  /** Balance and reserved amount recomputed from the entries alone, to check against the stored ones. */
+  async recomputed(organizationId: string): Promise<RecomputedTotals> {
     const row = await this.db
       .selectFrom('ledger_entries')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_millicents'), eb.lit(0)).as('total'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('amount_millicents'), eb.lit(0)).as('balance'),
+        eb.fn.coalesce(eb.fn.sum<number>('reserved_delta_millicents'), eb.lit(0)).as('reserved'),
+      ])
       .where('organization_id', '=', organizationId)
       .executeTakeFirstOrThrow();
-    return Number(row.total);
+    return { balanceMillicents: Number(row.balance), reservedMillicents: Number(row.reserved) };
+  }
+
+  async recomputedBalance(organizationId: string): Promise<number> {
+    return (await this.recomputed(organizationId)).balanceMillicents;
   }
 }

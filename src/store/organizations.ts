@@ -22,12 +22,17 @@ export class OrganizationRepository {
 
   /** Creates the organization and, when starting credits are given, its first grant. */
   async create(name: string, startingMillicents = 0, now = Date.now()): Promise<Organization> {
+    if (!Number.isSafeInteger(startingMillicents) || startingMillicents < 0) {
+      throw new RangeError('starting credits must be a whole number of millicents, zero or more');
+    }
     return withTransaction(this.db, async (trx) => {
       const organization: Organization = {
         id: newId('organization', now),
         name,
         status: 'active',
         balance_millicents: 0,
+        reserved_millicents: 0,
+        token_remainder: 0,
         created_at: now,
       };
       await trx.insertInto('organizations').values(organization).execute();

@@ -80,13 +80,22 @@ export interface ApiResponse {
   json: any;
 }
 
+const roomy = { limit: 1_000_000, window_seconds: 60 };
+/** Tests send far more than 20 requests a minute; limit tests set their own rules. */
+const ROOMY_LIMITS = {
+  requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy },
+  outputs: roomy,
+};
+
 /** The shared harness: the real app on a temp SQLite (or a PostgreSQL schema), 127.0.0.1:0, seeded keys. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-test-'));
   const pgSchema = options.backend === 'postgres' ? await createPostgresSchema() : undefined;
   const configFile = join(dataDir, 'inkwell.config.json');
+  const limits = (options.config?.limits ?? {}) as { requests?: object };
   const fileConfig = {
     ...options.config,
+    limits: { ...ROOMY_LIMITS, ...limits, requests: { ...ROOMY_LIMITS.requests, ...limits.requests } },
     server: { port: 0, ...(options.config?.server as object) },
     log: { level: 'silent' },
   };

@@ -9,7 +9,7 @@ export function registerModelRoutes(app: FastifyInstance, deps: HttpDeps): void 
   const list = ENDPOINTS.listModels;
   app.get(
     routePath(list.path),
-    { onRequest: deps.auth(list.auth), schema: { response: { 200: list.response } } },
+    { onRequest: [deps.auth(list.auth), deps.limit('requests.catalog')], schema: { response: { 200: list.response } } },
     async (request): Promise<ModelList> => ({
       object: 'list',
       data: deps.catalog.list(principalOf(request).organizationId).map((model) => model.model),
@@ -28,6 +28,7 @@ export function registerModelRoutes(app: FastifyInstance, deps: HttpDeps): void 
           }
         },
         deps.auth(get.auth),
+        deps.limit('requests.catalog'),
       ],
       schema: { response: { 200: get.response } },
     },

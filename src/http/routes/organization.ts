@@ -4,6 +4,7 @@ import type { OrganizationBalance } from '../../contract/balance.ts';
 import { ApiError } from '../../contract/errors.ts';
 import type { HttpDeps } from '../deps.ts';
 import { principalOf } from '../auth.ts';
+import { availableCredits } from '../../billing/credits.ts';
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const endpoint = ENDPOINTS.getOrganizationBalance;
@@ -17,8 +18,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: HttpDeps)
       return {
         object: 'organization.balance',
         organization_id: organization.id,
-        // Millicents to credits: exact to 3 decimals when a credit is 1000 millicents.
-        available_credits: Number((organization.balance_millicents / deps.millicentsPerCredit).toFixed(3)),
+        available_credits: availableCredits(organization.balance_millicents - organization.reserved_millicents, deps.millicentsPerCredit),
         observed_at: Math.floor(Date.now() / 1000),
       };
     },

@@ -10,7 +10,7 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: HttpDeps): v
   app.post<{ Body: ResponsesRequest }>(
     routePath(endpoint.path),
     {
-      onRequest: deps.auth(endpoint.auth),
+      onRequest: [deps.auth(endpoint.auth), deps.limit('requests.responses')],
       preValidation: async (request) => normalizeResponsesBody(request.body),
       bodyLimit: deps.bodyLimits.responses,
       schema: { body: endpoint.body },

@@ -8,12 +8,13 @@ import { editSvg } from '../../operations/edit.ts';
 import { generateSvgs } from '../../operations/generate.ts';
 import { collectSvgResponse } from '../../operations/svg-run.ts';
 import { vectorizeImage } from '../../operations/vectorize.ts';
+import type { RequestRuleName } from '../../limits/rules.ts';
 import type { HttpDeps } from '../deps.ts';
 import { toApiError } from '../errors.ts';
 import { operationContext } from '../operation-context.ts';
 import { writeEventStream, type SseFrame } from '../sse.ts';
 
-type SvgOperation<B> = (deps: OperationDeps, ctx: OperationContext, body: B) => AsyncGenerator<SvgStreamEvent>;
+type SvgOperation<B> = (deps: OperationDeps, ctx: OperationContext, body: B) => Promise<AsyncGenerator<SvgStreamEvent>>;
 
 const frame = (event: SvgStreamEvent): SseFrame => ({ event: event.type, data: event });
 
@@ -34,16 +35,17 @@ function svgRoute<B extends { stream?: boolean }>(
   app: FastifyInstance,
   deps: HttpDeps,
   endpoint: Endpoint,
+  rule: RequestRuleName,
   bodyLimit: number,
   operation: SvgOperation<B>,
 ): void {
   const withScore = endpoint.operationId === 'createAnimation';
   app.post<{ Body: B }>(
     routePath(endpoint.path),
-    { onRequest: deps.auth(endpoint.auth), bodyLimit, schema: { body: endpoint.body, response: { 200: endpoint.response } } },
+    { onRequest: [deps.auth(endpoint.auth), deps.limit(rule)], bodyLimit, schema: { body: endpoint.body, response: { 200: endpoint.response } } },
     async (request, reply) => {
       const body = request.body as B;
-      const events = operation(deps.operations, operationContext(request, reply), body);
+      const events = await operation(deps.operations, operationContext(request, reply), body);
       if (!body.stream) return collectSvgResponse(events, withScore);
       await streamSvgEvents(reply, events, request.id);
       return reply;
@@ -52,8 +54,8 @@ function svgRoute<B extends { stream?: boolean }>(
 }
 
 export function registerSvgRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  svgRoute(app, deps, ENDPOINTS.createGeneration, deps.bodyLimits.generation, generateSvgs);
-  svgRoute(app, deps, ENDPOINTS.createVectorization, deps.bodyLimits.vectorization, vectorizeImage);
-  svgRoute(app, deps, ENDPOINTS.createEdit, deps.bodyLimits.edit, editSvg);
-  svgRoute(app, deps, ENDPOINTS.createAnimation, deps.bodyLimits.animation, animateSvg);
+  svgRoute(app, deps, ENDPOINTS.createGeneration, 'requests.svg', deps.bodyLimits.generation, generateSvgs);
+  svgRoute(app, deps, ENDPOINTS.createVectorization, 'requests.svg', deps.bodyLimits.vectorization, vectorizeImage);
+  svgRoute(app, deps, ENDPOINTS.createEdit, 'requests.edits', deps.bodyLimits.edit, editSvg);
+  svgRoute(app, deps, ENDPOINTS.createAnimation, 'requests.animations', deps.bodyLimits.animation, animateSvg);
 }

@@ -1,0 +1,57 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import type { Capacity } from './rules.ts';
+
+/** Where one window's count stands after a consume. */
+export interface CounterState {
+  allowed: boolean;
+  limit: number;
+  /** Points left in the window (0 when rejected). */
+  remaining: number;
+  /** Milliseconds until the window resets. */
+  msBeforeReset: number;
+}
+
+/**
+ * Fixed-window counters on rate-limiter-flexible: in process memory, or in Redis with atomic
+ * scripts so every replica shares them (a memory limiter insures against a Redis outage).
+ */
+export class Counters {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly redis?: Redis,
+  ) {}
+
+  private limiter(capacity: Capacity, rule: string): RateLimiterAbstract {
+    // The window length is part of the key: an override with another window starts a fresh count.
+    const name = `${rule}:${capacity.windowSeconds}`;
+    const cacheKey = `${name}:${capacity.limit}`;
+    let limiter = this.limiters.get(cacheKey);
+    if (!limiter) {
+      const options = { points: capacity.limit, duration: capacity.windowSeconds, keyPrefix: `${this.prefix}:${name}` };
+      limiter = this.redis
+        ? new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+      this.limiters.set(cacheKey, limiter);
+    }
+    return limiter;
+  }
+
+  async consume(rule: string, subject: string, capacity: Capacity, points: number): Promise<CounterState> {
+    try {
+      const res = await this.limiter(capacity, rule).consume(subject, points);
+      return { allowed: true, limit: capacity.limit, remaining: res.remainingPoints, msBeforeReset: res.msBeforeNext };
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      return { allowed: false, limit: capacity.limit, remaining: error.remainingPoints, msBeforeReset: error.msBeforeNext };
+    }
+  }
+
+  /** Gives points back (a rejected admission, or an estimate larger than the measured usage). */
+  async refund(rule: string, subject: string, capacity: Capacity, points: number): Promise<void> {
+    if (points <= 0) return;
+    await this.limiter(capacity, rule).reward(subject, points);
+  }
+}

@@ -1,0 +1,42 @@
+import type { LimitOverride } from '../store/limit-overrides.ts';
+import type { Capacity, RuleName } from './rules.ts';
+
+/** Per-organization overrides: a capacity, or null when the rule is switched off for it. */
+export interface OverrideSource {
+  forOrganization(organizationId: string): Promise<ReadonlyMap<RuleName, Capacity | null>>;
+}
+
+const NONE: ReadonlyMap<RuleName, Capacity | null> = new Map();
+
+/**
+ * Overrides read from the store and cached briefly, so a change made by the CLI reaches every
+ * replica within `ttlMs` without a database read on each request.
+ */
+export class CachedOverrides implements OverrideSource {
+  private readonly cache = new Map<string, { expires: number; value: Promise<ReadonlyMap<RuleName, Capacity | null>> }>();
+
+  constructor(
+    private readonly load: (organizationId: string) => Promise<LimitOverride[]>,
+    private readonly ttlMs = 1000,
+  ) {}
+
+  forOrganization(organizationId: string): Promise<ReadonlyMap<RuleName, Capacity | null>> {
+    const now = Date.now();
+    const cached = this.cache.get(organizationId);
+    if (cached && cached.expires > now) return cached.value;
+    const value = this.load(organizationId).then((rows) => {
+      if (rows.length === 0) return NONE;
+      return new Map(
+        rows.map((row) => [
+          row.rule as RuleName,
+          row.limit_value === null || row.window_seconds === null ? null : { limit: row.limit_value, windowSeconds: row.window_seconds },
+        ]),
+      );
+    });
+    // A failed read is not cached: the next request tries again.
+    value.catch(() => this.cache.delete(organizationId));
+    this.cache.set(organizationId, { expires: now + this.ttlMs, value });
+    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
+    return value;
+  }
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import type { Store } from '../../src/store/index.ts';
+
+/** Rates that leave sub-millicent remainders, so the carry is exercised. */
+export const TOKEN_RATES = { input: 1_234_567, cached_input: 100_001, cache_write: 2_000_003, output: 3_333_333 };
+
+/** Sandbox-backed models billed like real ones, for live keys. */
+export const PAID_MODELS = [
+  {
+    id: 'paid-fixed',
+    engine: 'sandbox',
+    operations: ['svg_generate', 'svg_vectorize', 'svg_edit', 'svg_animate'],
+    billing: { kind: 'fixed_credit', credits: { svg_generate: 3, svg_vectorize: 2, svg_edit: 5, svg_animate: 7 } },
+  },
+  {
+    id: 'paid-one',
+    engine: 'sandbox',
+    operations: ['svg_generate'],
+    billing: { kind: 'fixed_credit', credits: { svg_generate: 1, svg_vectorize: 0 } },
+  },
+  {
+    id: 'paid-tokens',
+    engine: 'sandbox',
+    operations: ['svg_generate', 'svg_edit', 'svg_animate'],
+    max_output_length: 4096,
+    billing: { kind: 'token_usage', rates: TOKEN_RATES },
+  },
+];
+
+export const PAID_CONFIG = { catalog: { models: PAID_MODELS } };
+
+export interface Totals {
+  balance: number;
+  reserved: number;
+}
+
+/** The stored balance and reserved amount, after checking both against the ledger entries. */
+export async function ledgerTotals(store: Store, organizationId: string): Promise<Totals> {
+  const organization = await store.organizations.get(organizationId);
+  assert.ok(organization, 'organization exists');
+  const recomputed = await store.ledger.recomputed(organizationId);
+  assert.equal(recomputed.balanceMillicents, organization.balance_millicents, 'balance equals the sum of ledger amounts');
+  assert.equal(recomputed.reservedMillicents, organization.reserved_millicents, 'reserved equals the sum of reserved deltas');
+  return { balance: organization.balance_millicents, reserved: organization.reserved_millicents };
+}
+
+/** Exact token cost with the carried remainder, computed independently of the service's code. */
+export function expectedTokenCharge(
+  usage: { input_tokens: number; output_tokens: number },
+  remainder: bigint,
+): { millicents: number; remainder: bigint } {
+  const micros =
+    BigInt(usage.input_tokens) * BigInt(TOKEN_RATES.input) + BigInt(usage.output_tokens) * BigInt(TOKEN_RATES.output) + remainder;
+  return { millicents: Number(micros / 1_000_000n), remainder: micros % 1_000_000n };
+}
