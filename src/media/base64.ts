@@ -26,7 +26,10 @@ export function decodeBase64Input(value: string, param: string): DecodedBase64 {
     payload = value.slice(match[0].length);
   }
   payload = payload.replace(/[\t\n\r ]+/g, '');
-  if (payload.length === 0 || payload.length % 4 === 1 || !BASE64.test(payload)) {
+  // Padding, when present, must complete the last 4-character group: Buffer.from would otherwise
+  // silently decode 'aGVs==' or drop the last character of 'aGVsb='.
+  const padded = payload.endsWith('=');
+  if (payload.length === 0 || payload.length % 4 === 1 || (padded && payload.length % 4 !== 0) || !BASE64.test(payload)) {
     throw new ApiError('invalid_request', { param, message: `Invalid value for '${param}': not valid base64.` });
   }
   const bytes = Buffer.from(payload, payload.includes('-') || payload.includes('_') ? 'base64url' : 'base64');

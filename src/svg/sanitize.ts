@@ -18,7 +18,8 @@ function hasExternalUrl(value: string): boolean {
   return /url\(/i.test(value.replace(pattern, ''));
 }
 
-const DANGEROUS_CSS = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|\\/i;
+// image-set()/image() take bare strings as image URLs ("http://..." without url()), so they fetch too.
+const DANGEROUS_CSS = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|image(?:-set)?\s*\(|\\/i;
 
 export function isSafeCss(css: string): boolean {
   return !DANGEROUS_CSS.test(css) && !hasExternalUrl(css);
@@ -35,7 +36,9 @@ function isSafeAttribute(element: string, name: string, value: string): boolean 
     return !FORBIDDEN_ANIMATION_TARGETS.has(value.trim().toLowerCase()) && !value.trim().toLowerCase().startsWith('on');
   }
   if (/javascript:|data:text\/html|vbscript:/i.test(value)) return false;
-  return !hasExternalUrl(value);
+  // Presentation attributes and animation values are parsed as CSS, where an escape such as
+  // `\75 rl(` still spells url(; so they get the same CSS check as `style`.
+  return isSafeCss(value);
 }
 
 function sanitizeElement(node: SvgElement): SvgElement | undefined {
@@ -48,6 +51,8 @@ function sanitizeElement(node: SvgElement): SvgElement | undefined {
   const children: SvgNode[] = [];
   for (const child of node.children) {
     if (isElement(child)) {
+      // <style> is checked as its own text only; nested elements would carry unchecked text inside it.
+      if (node.name === 'style') continue;
       const clean = sanitizeElement(child);
       if (clean) children.push(clean);
     } else if (keepsText) {
