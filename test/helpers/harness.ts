@@ -15,6 +15,10 @@ export type Backend = 'sqlite' | 'postgres';
 export const POSTGRES_URL = process.env.DATABASE_URL;
 export const SKIP_POSTGRES = POSTGRES_URL ? false : 'DATABASE_URL is not set: PostgreSQL tests skipped';
 
+/** Redis-backed limit tests run when REDIS_URL is set (CI sets it). */
+export const REDIS_URL = process.env.REDIS_URL;
+export const SKIP_REDIS = REDIS_URL ? false : 'REDIS_URL is not set: Redis tests skipped';
+
 export const BACKENDS: { backend: Backend; skip: string | false }[] = [
   { backend: 'sqlite', skip: false },
   { backend: 'postgres', skip: SKIP_POSTGRES },
@@ -59,6 +63,8 @@ export interface Harness {
   config: Config;
   organizationId: string;
   keys: Keys;
+  /** The PostgreSQL schema of a postgres harness (another replica can start on it). */
+  postgresSchema?: string;
   /** Creates another key in the harness organization (or another). */
   createKey(spec: Partial<NewKeySpec> & Pick<NewKeySpec, 'kind'>): Promise<string>;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
@@ -120,6 +126,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store: server.store,
     config,
     organizationId,
+    postgresSchema: pgSchema?.schema,
     keys: { test: secretOf('test'), live: secretOf('live'), admin: secretOf('admin') },
     async createKey(spec) {
       const { secret } = await createApiKey(server.store, {
