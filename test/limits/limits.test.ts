@@ -23,7 +23,7 @@ function assertLimitHeaders(response: ApiResponse, expected: { limit: number; re
 /** The same suites run on in-process counters and, when REDIS_URL is set, on Redis. */
 const COUNTERS = [
   { name: 'memory', skip: false as const, env: {} as Record<string, string> },
-  { name: 'redis', skip: SKIP_REDIS, env: REDIS_URL ? { REDIS_URL } : {} },
+  { name: 'redis', skip: SKIP_REDIS, env: (REDIS_URL ? { REDIS_URL } : {}) as Record<string, string> },
 ];
 const freshPrefix = () => `inkwell-test-${randomBytes(4).toString('hex')}`;
 
