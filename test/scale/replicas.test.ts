@@ -74,11 +74,11 @@ describe('two replicas on one PostgreSQL and one Redis', { skip }, () => {
     await h.store.organizations.setStatus(org.id, 'frozen');
     const frozen = await post(1, key, { model: 'paid-one', prompt: 'x' });
     assert.equal(frozen.status, 403);
-    assert.equal((await frozen.json()).code, 'account_frozen');
+    assert.equal(((await frozen.json()) as { code: string }).code, 'account_frozen');
 
     await h.store.apiKeys.revoke(keyId);
     const revoked = await fetch(`${second.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(revoked.status, 401);
-    assert.equal((await revoked.json()).code, 'invalid_api_key');
+    assert.equal(((await revoked.json()) as { code: string }).code, 'invalid_api_key');
   });
 });
