@@ -57,8 +57,10 @@ export class Hold {
   /** Charges what was delivered and releases the rest; returns the millicents charged. */
   settle(): Promise<number> {
     this.closing ??= this.store.reservations
-      .close(this.reservation.id, (reservation, remainder) =>
-        chargeFor(this.pricing, this.delivered, reservation.amount_millicents, remainder),
+      .close(
+        this.reservation,
+        (reservation, remainder) => chargeFor(this.pricing, this.delivered, reservation.amount_millicents, remainder),
+        { needsRemainder: this.pricing.kind === 'tokens' },
       )
       .then((closed) => closed?.chargedMillicents ?? 0);
     return this.closing;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/index.ts';
 import { decideFromRecord } from './billing.ts';
+import type { Pricing } from './pricing.ts';
 
 export interface LeaseOptions {
   /** A process silent for this long is presumed dead and its reservations are recovered. */
@@ -15,7 +16,11 @@ export interface LeaseOptions {
 export async function recoverOrphanedReservations(store: Store, leaseMs: number, logger?: Logger, now = Date.now()): Promise<number> {
   let recovered = 0;
   for (const reservation of await store.reservations.orphaned(now - leaseMs)) {
-    const closed = await store.reservations.close(reservation.id, decideFromRecord, 'recovered after the holding process stopped', now);
+    const closed = await store.reservations.close(reservation, decideFromRecord, {
+      note: 'recovered after the holding process stopped',
+      needsRemainder: (JSON.parse(reservation.pricing) as Pricing).kind === 'tokens',
+      now,
+    });
     if (!closed) continue;
     recovered++;
     logger?.warn(

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../contract/ids.ts';
 import type { Dialect } from './database.ts';
-import { recordLedgerEntry } from './ledger.ts';
+import { recordLedgerEntry, type LedgerEntry } from './ledger.ts';
 import type { Database, ReservationTable } from './tables.ts';
 import { withTransaction } from './transaction.ts';
 
@@ -60,6 +60,9 @@ export class ReservationRepository {
         created_at: now,
         updated_at: now,
       };
+      // The reservation row first: the organization row is locked by the conditional update,
+      // and the fewer statements run after it, the shorter concurrent requests wait.
+      await trx.insertInto('reservations').values(reservation).execute();
       await recordLedgerEntry(
         trx,
         {
@@ -76,7 +79,6 @@ export class ReservationRepository {
         },
         { requireAvailable: true },
       );
-      await trx.insertInto('reservations').values(reservation).execute();
       return reservation;
     });
   }
@@ -92,51 +94,67 @@ export class ReservationRepository {
   }
 
   /**
-   * Settles the decided charge and releases the rest. Returns undefined when the reservation
+   * Settles the decided charge and releases the rest, in one transaction: the reservation is
+   * claimed by a conditional update (so it closes at most once, whoever closes it), then one
+   * update of the organization and one insert of the ledger entries. Returns undefined when it
    * was already closed (by the request, or by a recovery on another replica).
    */
-  async close(id: string, decide: CloseDecision, note?: string, now = Date.now()): Promise<ClosedReservation | undefined> {
+  async close(
+    reservation: Reservation,
+    decide: CloseDecision,
+    options: { note?: string; needsRemainder: boolean; now?: number },
+  ): Promise<ClosedReservation | undefined> {
+    const now = options.now ?? Date.now();
     return withTransaction(this.db, async (trx) => {
-      let select = trx.selectFrom('reservations').selectAll().where('id', '=', id).where('status', '=', 'open');
-      if (this.dialect === 'postgres') select = select.forUpdate();
-      const reservation = await select.executeTakeFirst();
-      if (!reservation) return undefined;
-
-      let orgSelect = trx.selectFrom('organizations').select('token_remainder').where('id', '=', reservation.organization_id);
-      if (this.dialect === 'postgres') orgSelect = orgSelect.forUpdate();
-      const organization = await orgSelect.executeTakeFirstOrThrow();
-      const decision = decide(reservation, organization.token_remainder);
+      let remainder = 0;
+      if (options.needsRemainder) {
+        // Token pricing carries a per-organization remainder: lock the row before reading it.
+        let select = trx.selectFrom('organizations').select('token_remainder').where('id', '=', reservation.organization_id);
+        if (this.dialect === 'postgres') select = select.forUpdate();
+        remainder = (await select.executeTakeFirstOrThrow()).token_remainder;
+      }
+      const decision = decide(reservation, remainder);
       const charged = Math.max(0, Math.min(reservation.amount_millicents, decision.millicents));
       const released = reservation.amount_millicents - charged;
-
-      await trx
+      const claimed = await trx
         .updateTable('reservations')
         .set({ status: charged > 0 ? 'settled' : 'released', settled_millicents: charged, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      if (decision.tokenRemainder !== organization.token_remainder) {
-        await trx
-          .updateTable('organizations')
-          .set({ token_remainder: decision.tokenRemainder })
-          .where('id', '=', reservation.organization_id)
-          .execute();
-      }
-      const common = {
-        organizationId: reservation.organization_id,
-        reservationId: reservation.id,
-        requestId: reservation.request_id,
-        keyId: reservation.key_id,
+        .where('id', '=', reservation.id)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return undefined;
+
+      const updated = await trx
+        .updateTable('organizations')
+        .set((eb) => ({
+          balance_millicents: eb('balance_millicents', '-', charged),
+          reserved_millicents: eb('reserved_millicents', '-', reservation.amount_millicents),
+          ...(options.needsRemainder ? { token_remainder: decision.tokenRemainder } : {}),
+        }))
+        .where('id', '=', reservation.organization_id)
+        .returning(['balance_millicents', 'reserved_millicents'])
+        .executeTakeFirstOrThrow();
+
+      const entry = (kind: 'settle' | 'release', amount: number, reservedDelta: number, reservedAfter: number): LedgerEntry => ({
+        id: newId('ledgerEntry', now),
+        organization_id: reservation.organization_id,
+        kind,
+        amount_millicents: amount,
+        balance_after_millicents: updated.balance_millicents,
+        reserved_delta_millicents: reservedDelta,
+        reserved_after_millicents: reservedAfter,
+        reservation_id: reservation.id,
+        request_id: reservation.request_id,
+        key_id: reservation.key_id,
         model: reservation.model,
         operation: reservation.operation,
-        note,
-        now,
-      };
-      if (charged > 0) {
-        await recordLedgerEntry(trx, { ...common, kind: 'settle', amountMillicents: -charged, reservedDeltaMillicents: -charged });
-      }
-      if (released > 0) {
-        await recordLedgerEntry(trx, { ...common, kind: 'release', amountMillicents: 0, reservedDeltaMillicents: -released });
-      }
+        note: options.note ?? null,
+        created_at: now,
+      });
+      const entries: LedgerEntry[] = [];
+      if (charged > 0) entries.push(entry('settle', -charged, -charged, updated.reserved_millicents + released));
+      if (released > 0) entries.push(entry('release', 0, -released, updated.reserved_millicents));
+      if (entries.length > 0) await trx.insertInto('ledger_entries').values(entries).execute();
       return { reservation, chargedMillicents: charged };
     });
   }
