@@ -26,6 +26,11 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** An operating-system error (ENOTDIR, EACCES, EADDRINUSE…): its message says it all, a stack adds nothing. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 /** Runs the command line and returns the exit code: 0 on success, 1 with a message on stderr otherwise. */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -33,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof CliError || error instanceof ConfigError) {
+    if (error instanceof CliError || error instanceof ConfigError || isSystemError(error)) {
       process.stderr.write(`inkwell: ${error.message}\n`);
       return 1;
     }

@@ -38,8 +38,9 @@ export function registerKey(program: Command): void {
       const config = configFrom(options);
       const kind = options.kind as KeyKind;
       if (!KEY_KINDS.includes(kind)) throw new CliError(`--kind must be project or admin, not "${options.kind}"`);
+      if (kind === 'project' && options.env === undefined) throw new CliError('a project key needs --env test or --env live');
       if (kind === 'project' && !KEY_ENVIRONMENTS.includes(options.env)) {
-        throw new CliError('a project key needs --env test or --env live');
+        throw new CliError(`--env must be test or live, not "${options.env}"`);
       }
       if (kind === 'admin' && options.env !== undefined) throw new CliError('admin keys have no environment; drop --env');
       if (kind === 'project' && options.permissions !== undefined) throw new CliError('--permissions is for admin keys; use --capabilities');

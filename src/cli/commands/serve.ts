@@ -1,7 +1,26 @@
 import type { Command } from 'commander';
 import { SETTINGS } from '../../config/settings.ts';
-import { startServer, type RunningServer } from '../../main.ts';
+import type { RunningServer } from '../../main.ts';
 import { configFrom } from '../context.ts';
+
+/** The first-start secrets as one JSON line (serve --json), among the JSON log lines on stdout. */
+function bootstrapJson(server: RunningServer, credits: number): string {
+  const bootstrap = server.bootstrap!;
+  return JSON.stringify({
+    event: 'first_start',
+    url: server.url,
+    organization_id: bootstrap.organization.id,
+    organization_name: bootstrap.organization.name,
+    credits,
+    keys: bootstrap.keys.map((k) => ({
+      label: k.label,
+      id: k.record.id,
+      kind: k.record.kind,
+      environment: k.record.environment,
+      secret: k.secret,
+    })),
+  });
+}
 
 function banner(server: RunningServer, credits: number): string {
   const bootstrap = server.bootstrap!;
@@ -23,7 +42,8 @@ export function registerServe(program: Command): void {
   const command = program
     .command('serve')
     .description('Run the HTTP API (default http://127.0.0.1:8080, SQLite under ./data).')
-    .option('--config <file>', 'config file, JSON or YAML (env INKWELL_CONFIG; default ./inkwell.config.{json,yaml,yml} if present)');
+    .option('--config <file>', 'config file, JSON or YAML (env INKWELL_CONFIG; default ./inkwell.config.{json,yaml,yml} if present)')
+    .option('--json', 'print the first-start keys as one JSON line instead of the banner');
   for (const setting of SETTINGS) {
     command.option(
       `${setting.flag}${setting.argument ? ` ${setting.argument}` : ''}`,
@@ -37,8 +57,13 @@ export function registerServe(program: Command): void {
   );
   command.action(async (options: Record<string, unknown>) => {
     const config = configFrom(options);
+    // Loaded here, not at the top: the HTTP stack is only needed by this command.
+    const { startServer } = await import('../../main.ts');
     const server = await startServer(config);
-    if (server.bootstrap) process.stdout.write(`${banner(server, config.billing.starter_credits)}\n`);
+    if (server.bootstrap) {
+      const credits = config.billing.starter_credits;
+      process.stdout.write(`${options.json ? bootstrapJson(server, credits) : banner(server, credits)}\n`);
+    }
 
     await new Promise<void>((resolve) => {
       let stopping = false;
