@@ -43,6 +43,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const instanceId = newId('instance');
   const lease = new InstanceLease(store, instanceId, { leaseMs: config.billing.reservation_lease_ms }, logger);
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
+  let app: FastifyInstance | undefined;
   const release = async () => {
     await lease.stop();
     redis?.disconnect();
@@ -59,13 +60,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const billing = new Billing(store, instanceId);
     const catalog = buildCatalog(config, builtinCatalogEntries(config));
     const engines = createEngineRegistry(config, catalog.all());
+    const built = await buildApp({ config, store, catalog, engines, billing, limits, logger });
+    app = built;
+    await built.listen({ host: config.server.host, port: config.server.port });
+    // Only once the port is ours: secrets created by a start that cannot listen would never be shown.
     const bootstrap = await bootstrapIfFirstStart(
       store,
       config.billing.starter_credits * config.billing.millicents_per_credit,
     );
-    const app = await buildApp({ config, store, catalog, engines, billing, limits, logger });
-    await app.listen({ host: config.server.host, port: config.server.port });
-    const address = app.server.address();
+    const address = built.server.address();
     const port = typeof address === 'object' && address ? address.port : config.server.port;
     const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
     logger.info(
@@ -79,16 +82,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       'inkwell ready',
     );
     return {
-      app,
+      app: built,
       store,
       url: `http://${host}:${port}`,
       bootstrap,
       close: async () => {
-        await app.close();
+        await built.close();
         await release();
       },
     };
   } catch (error) {
+    await app?.close();
     await release();
     throw error;
   }

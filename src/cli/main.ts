@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load.ts';
 import { registerCredits } from './commands/credits.ts';
 import { registerKey } from './commands/key.ts';
+import { registerLimits } from './commands/limits.ts';
 import { registerModels } from './commands/models.ts';
 import { registerOpenApi } from './commands/openapi.ts';
 import { registerOrg } from './commands/org.ts';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerOrg(program);
   registerKey(program);
   registerCredits(program);
+  registerLimits(program);
   registerModels(program);
   registerOpenApi(program);
   program.commands.forEach(function override(command: Command) {

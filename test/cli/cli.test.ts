@@ -180,7 +180,7 @@ describe('inkwell CLI', { concurrency: true }, () => {
       'newest first, limited to --limit',
     );
     const human = ok(afterLedgerHuman);
-    assert.match(human, new RegExp(`^Organization ${org} balance: 13\\.75 credits$`, 'm'));
+    assert.match(human, new RegExp(`^Organization ${org} balance: 13\\.75 credits \\(0 reserved, 13\\.75 available\\)$`, 'm'));
     assert.match(human, /\sstarting credits$/m);
   });
 
@@ -400,6 +400,40 @@ describe('inkwell CLI', { concurrency: true }, () => {
     assert.deepEqual(okJson(envList).data, [envOrg]);
     assert.deepEqual(okJson(flagList).data, [], '--data-dir wins over INKWELL_DATA_DIR');
     assert.deepEqual(okJson(defaultList).data, [defaultOrg]);
+  });
+
+  it('limits set/show/clear override one organization; credits adjust corrects a balance in both directions', async () => {
+    const cwd = workdir('limits');
+    const dir = ['--data-dir', join(cwd, 'data')];
+    const org = okJson(await cli(['org', 'create', 'Limited', '--credits', '10', '--json', ...dir], { cwd }));
+    okJson(await cli(['limits', 'set', 'requests.svg', '100', '30', '--org', org.id, '--json', ...dir], { cwd }));
+    okJson(await cli(['limits', 'set', 'outputs', 'off', '--org', org.id, '--json', ...dir], { cwd }));
+    const [shown, adjusted, badRule, badLimit] = await Promise.all([
+      cli(['limits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
+      cli(['credits', 'adjust', '-2.5', '--note', 'refund reversed', '--org', org.id, '--json', ...dir], { cwd }),
+      cli(['limits', 'set', 'bogus', '1', '--org', org.id, ...dir], { cwd }),
+      cli(['limits', 'set', 'requests.svg', '0', '--org', org.id, ...dir], { cwd }),
+    ]);
+    const rules = Object.fromEntries(okJson(shown).limits.map((r: any) => [r.rule, r]));
+    assert.deepEqual(rules['requests.svg'], { rule: 'requests.svg', dimension: 'request', limit: 100, window_seconds: 30, source: 'override' });
+    assert.deepEqual(rules.outputs, { rule: 'outputs', dimension: 'operation', limit: null, window_seconds: null, source: 'override' });
+    assert.deepEqual(rules['requests.edits'], { rule: 'requests.edits', dimension: 'request', limit: 20, window_seconds: 60, source: 'config' });
+    assert.equal(okJson(adjusted).balance_credits, 7.5);
+    fails(badRule, /unknown rule "bogus"/);
+    fails(badLimit, /LIMIT must be a positive whole number/);
+
+    okJson(await cli(['limits', 'clear', 'outputs', '--org', org.id, '--json', ...dir], { cwd }));
+    const [after, clearedTwice, ledger] = await Promise.all([
+      cli(['limits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
+      cli(['limits', 'clear', 'outputs', '--org', org.id, ...dir], { cwd }),
+      cli(['credits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
+    ]);
+    assert.equal(okJson(after).limits.find((r: any) => r.rule === 'outputs').source, 'config');
+    fails(clearedTwice, /has no override of outputs/);
+    const shownLedger = okJson(ledger);
+    assert.equal(shownLedger.available_credits, 7.5);
+    assert.equal(shownLedger.reserved_credits, 0);
+    assert.deepEqual(shownLedger.entries.map((e: any) => [e.kind, e.credits]), [['adjustment', -2.5], ['grant', 10]]);
   });
 
   it('openapi takes the common options and --out', async () => {
