@@ -11,7 +11,8 @@ import { newId } from './contract/ids.ts';
 import { Counters } from './limits/counters.ts';
 import { Limits } from './limits/limits.ts';
 import { CachedOverrides } from './limits/overrides.ts';
-import { connectRedis, redactRedis } from './limits/redis.ts';
+import { connectRedis } from './limits/redis.ts';
+import { redactUrl } from './config/redact-url.ts';
 import { openStore, type Store } from './store/index.ts';
 
 export interface RunningServer {
@@ -75,7 +76,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       {
         database: store.location,
         dialect: store.dialect,
-        limits: config.redis_url ? redactRedis(config.redis_url) : 'memory',
+        limits: config.redis_url ? redactUrl(config.redis_url, 'redis') : 'memory',
         instance: instanceId,
         models: catalog.all().length,
       },

@@ -78,6 +78,11 @@ export class Admission {
     readonly outcomes: LimitOutcome[],
   ) {}
 
+  /** Gives everything back: the operation was refused after admission (402) and did no work. */
+  async refundAll(): Promise<void> {
+    await Promise.all(this.outcomes.map((outcome) => this.limits.refund(outcome, outcome.points)));
+  }
+
   /** Returns the part of a token estimate the measured usage did not use. */
   async correctTokens(measured: { input: number; output: number }): Promise<void> {
     for (const outcome of this.outcomes) {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { redactUrl } from '../config/redact-url.ts';
 
 /**
  * Connects to Redis for the shared limit counters and waits until it answers, so a wrong
@@ -14,16 +15,6 @@ export async function connectRedis(url: string, timeoutMs = 5000): Promise<Redis
     return redis;
   } catch (error) {
     redis.disconnect();
-    throw new Error(`Cannot reach Redis at ${redactRedis(url)}: ${(error as Error).message}`);
-  }
-}
-
-export function redactRedis(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis';
+    throw new Error(`Cannot reach Redis at ${redactUrl(url, 'redis')}: ${(error as Error).message}`);
   }
 }

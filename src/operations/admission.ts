@@ -58,16 +58,12 @@ export async function admitSvgJob(
           pricing,
         });
       } catch (error) {
-        await refundAll(admission);
+        await admission.refundAll();
         throw error;
       }
     }
   }
   return billedRun(job, engine, admission, hold, streaming);
-}
-
-async function refundAll(admission: Admission): Promise<void> {
-  await admission.correctTokens({ input: 0, output: 0 });
 }
 
 async function* billedRun(

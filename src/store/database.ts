@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { redactUrl } from '../config/redact-url.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Database } from './tables.ts';
 
@@ -77,16 +78,6 @@ function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//i.test(url);
 }
 
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres';
-  }
-}
-
 export function createDatabase(options: DatabaseOptions): OpenDatabase {
   if (options.databaseUrl && !isPostgresUrl(options.databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
@@ -102,7 +93,7 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
-      location: redact(options.databaseUrl),
+      location: redactUrl(options.databaseUrl, 'postgres'),
       schema,
     };
   }

@@ -16,7 +16,7 @@ export class InstanceRepository {
     await this.db.deleteFrom('instances').where('id', '=', id).execute();
   }
 
-  /** Forgets instances silent for longer than `olderThan` ms that hold no open reservation. */
+  /** Forgets instances silent since before `silentSince` that hold no open reservation. */
   async prune(silentSince: number): Promise<void> {
     await this.db
       .deleteFrom('instances')

@@ -159,10 +159,6 @@ export class ReservationRepository {
     });
   }
 
-  async get(id: string): Promise<Reservation | undefined> {
-    return this.db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
   /** Open reservations whose holder has not heartbeaten since `aliveSince` (or never registered). */
   async orphaned(aliveSince: number, limit = 500): Promise<Reservation[]> {
     return this.db

@@ -141,6 +141,17 @@ for (const counters of COUNTERS) {
       assert.equal((await h.request('POST', '/v1/svgs/generations', { key: h.keys.live, body: { model: 'paid-fixed', prompt: 'x', n: 2 } })).status, 200);
     });
 
+    it('a request refused for credits (402) gives its outputs back to the throughput window', async () => {
+      const org = await h.store.organizations.create('Broke', 1000);
+      const key = await h.createKey({ kind: 'project', environment: 'live', organizationId: org.id });
+      const refused = await h.request('POST', '/v1/svgs/generations', { key, body: { model: 'paid-fixed', prompt: 'x', n: 4 } });
+      assertError(refused, { status: 402, code: 'insufficient_credits' });
+      await h.store.ledger.grant(org.id, 100_000);
+      const full = await h.request('POST', '/v1/svgs/generations', { key, body: { model: 'paid-fixed', prompt: 'x', n: 6 } });
+      assert.equal(full.status, 200, 'all 6 outputs of the window are still free');
+      assert.equal(full.headers.get('x-ratelimit-remaining'), '0');
+    });
+
     it('a request larger than the whole window is refused without retry timing', async () => {
       const org = await h.store.organizations.create('Big', 1_000_000);
       const key = await h.createKey({ kind: 'project', environment: 'live', organizationId: org.id });
