@@ -8,6 +8,7 @@ import type { Billing } from './billing/billing.ts';
 import type { EngineRegistry } from './engines/registry.ts';
 import { limitHook } from './http/limits.ts';
 import type { Limits } from './limits/limits.ts';
+import type { MediaInputs } from './media/inputs.ts';
 import { authHook, dataPostureHeaders } from './http/auth.ts';
 import { ByteBudget, registerBodyBudget } from './http/body-budget.ts';
 import { bodyLimits } from './http/body-limits.ts';
@@ -28,6 +29,7 @@ export interface AppDeps {
   engines: EngineRegistry;
   billing: Billing;
   limits: Limits;
+  media: MediaInputs;
   logger: FastifyBaseLogger;
 }
 
@@ -47,7 +49,7 @@ const EXPOSED_HEADERS = [
 
 /** The HTTP application with every plugin and route registered explicitly. It never listens. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store, catalog, engines, billing, limits } = deps;
+  const { config, store, catalog, engines, billing, limits, media } = deps;
   const server = config.server;
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -89,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const httpDeps: HttpDeps = {
     store,
     catalog,
-    operations: { catalog, engines, billing, limits, millicentsPerCredit: config.billing.millicents_per_credit },
+    operations: { catalog, engines, billing, limits, media, millicentsPerCredit: config.billing.millicents_per_credit },
     auth: (requirement) => authHook(store, requirement, posture),
     limit: (rule) => limitHook(limits, rule),
     bodyLimits: bodyLimits(maxReferences),

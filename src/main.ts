@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { bootstrapIfFirstStart, type BootstrapResult } from './accounts/bootstrap.ts';
 import { buildApp } from './app.ts';
+import { TracePool } from './engines/trace/pool.ts';
+import { MediaInputs } from './media/inputs.ts';
 import { buildCatalog } from './config/catalog.ts';
 import type { Config } from './config/schema.ts';
 import { builtinCatalogEntries, createEngineRegistry } from './engines/registry.ts';
@@ -45,7 +47,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const lease = new InstanceLease(store, instanceId, { leaseMs: config.billing.reservation_lease_ms }, logger);
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   let app: FastifyInstance | undefined;
+  let tracePool: TracePool | undefined;
   const release = async () => {
+    await tracePool?.close();
     await lease.stop();
     redis?.disconnect();
     await store.close();
@@ -60,8 +64,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     );
     const billing = new Billing(store, instanceId);
     const catalog = buildCatalog(config, builtinCatalogEntries(config));
-    const engines = createEngineRegistry(config, catalog.all());
-    const built = await buildApp({ config, store, catalog, engines, billing, limits, logger });
+    const media = new MediaInputs({
+      allowLoopback: config.media.allow_loopback_urls,
+      connectTimeoutMs: config.media.fetch_connect_timeout_ms,
+      totalTimeoutMs: config.media.fetch_timeout_ms,
+    });
+    tracePool = new TracePool(config.trace);
+    const engines = createEngineRegistry(config, catalog.all(), { media, tracePool });
+    const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger });
     app = built;
     await built.listen({ host: config.server.host, port: config.server.port });
     // Only once the port is ours: secrets created by a start that cannot listen would never be shown.

@@ -125,6 +125,24 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     limits: LimitsSchema,
+    media: Type.Object(
+      {
+        allow_loopback_urls: Type.Boolean({
+          default: false,
+          description: 'Let URL inputs reach 127.0.0.0/8 and ::1 (local use only); every other private or reserved range stays blocked.',
+        }),
+        fetch_connect_timeout_ms: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
+        fetch_timeout_ms: Type.Integer({ minimum: 100, maximum: 300_000, default: 20_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    trace: Type.Object(
+      {
+        threads: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'Tracer worker threads; 0 = one per CPU core.' }),
+        queue: Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: 'Jobs waiting for a thread; 0 = four per thread.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     sandbox: Type.Object(
       { slow_stream_delay_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 400 }) },
       { additionalProperties: false, default: {} },

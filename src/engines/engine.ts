@@ -1,6 +1,7 @@
-import type { ImageInput, ReasoningEffort, ReferenceItem, SvgInput, ViewBox } from '../contract/common.ts';
+import type { ReasoningEffort, ViewBox } from '../contract/common.ts';
 import type { ApiError } from '../contract/errors.ts';
 import type { CatalogModel } from '../config/catalog.ts';
+import type { ImageRef, SvgRef } from '../media/inputs.ts';
 
 /** Token counts as measured by the engine; cached and cache-write counts are part of input. */
 export interface TokenUsage {
@@ -9,9 +10,6 @@ export interface TokenUsage {
   cachedInputTokens: number;
   cacheWriteTokens: number;
 }
-
-/** Where the source SVG of an edit or animation comes from. */
-export type SvgSource = { markup: string } | SvgInput;
 
 interface SvgJobBase {
   requestId: string;
@@ -34,15 +32,15 @@ export type SvgJob =
       operation: 'svg_generate';
       prompt: string;
       instructions?: string;
-      references: ReferenceItem[];
+      references: ImageRef[];
       outputs: number;
     })
-  | (SvgJobBase & { operation: 'svg_vectorize'; image: ImageInput; autoCrop: boolean; targetSize?: number })
+  | (SvgJobBase & { operation: 'svg_vectorize'; image: ImageRef; autoCrop: boolean; targetSize?: number })
   | (SvgJobBase & {
       operation: 'svg_edit';
       prompt: string;
-      source: SvgSource;
-      referenceImages: ImageInput[];
+      source: SvgRef;
+      referenceImages: ImageRef[];
       maxReviewSteps: number;
       settings: {
         maxOutputTokens?: number | null;
@@ -51,7 +49,7 @@ export type SvgJob =
         temperature?: number | null;
       };
     })
-  | (SvgJobBase & { operation: 'svg_animate'; prompt?: string; source: SvgSource });
+  | (SvgJobBase & { operation: 'svg_animate'; prompt?: string; source: SvgRef });
 
 /**
  * What an engine reports while it works, per output `index`. `content` is a finished output;

@@ -2,19 +2,23 @@ import type { CatalogModel } from '../config/catalog.ts';
 import type { CatalogEntry, Config } from '../config/schema.ts';
 import type { Engine } from './engine.ts';
 import { createSandboxEngine } from './sandbox/index.ts';
+import { createTraceEngine, type TraceEngineServices } from './trace/index.ts';
 import { unavailableEngine } from './unavailable.ts';
 
 /**
  * Every engine the catalog can name, and the built-in catalog entries they bring. A new engine
  * is a folder, a line in ENGINE_FACTORIES and (optionally) built-in entries.
  */
-type EngineFactory = (entry: CatalogEntry, config: Config) => Engine;
+/** Shared services an engine may use: the media loader and the tracer threads. */
+export type EngineServices = TraceEngineServices;
+
+type EngineFactory = (entry: CatalogEntry, config: Config, services: EngineServices) => Engine;
 
 const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   // The sandbox as a live engine: billed and limited like a real model, for load tests and billing checks.
   sandbox: (_entry, config) => createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms }),
   'openai-compatible': () => unavailableEngine('the OpenAI-compatible engine is not part of this release yet.'),
-  trace: () => unavailableEngine('the built-in tracer is not part of this release yet.'),
+  trace: (_entry, _config, services) => createTraceEngine(services),
 };
 
 export const ENGINE_NAMES = Object.keys(ENGINE_FACTORIES);
@@ -98,14 +102,14 @@ export class UnknownEngineError extends Error {
 }
 
 /** Builds every live engine up front, so a misconfigured catalog fails at start, not on a request. */
-export function createEngineRegistry(config: Config, models: CatalogModel[]): EngineRegistry {
+export function createEngineRegistry(config: Config, models: CatalogModel[], services: EngineServices): EngineRegistry {
   const engines = new Map<string, Engine>();
   for (const { entry } of models) {
     const factory = ENGINE_FACTORIES[entry.engine];
     if (!factory) {
       throw new UnknownEngineError(`Model ${entry.id} names engine "${entry.engine}"; known engines: ${ENGINE_NAMES.join(', ')}`);
     }
-    engines.set(entry.id, factory(entry, config));
+    engines.set(entry.id, factory(entry, config, services));
   }
   return {
     sandbox: createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms }),

@@ -1,7 +1,6 @@
 import type { AnimationRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
-import { svgSource } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
 import { admitSvgJob } from './admission.ts';
@@ -9,7 +8,7 @@ import { admitSvgJob } from './admission.ts';
 /** POST /v1/svgs/animations: the supplied SVG, animated. */
 export async function animateSvg(deps: OperationDeps, ctx: OperationContext, body: AnimationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_animate');
-  const source = svgSource(undefined, body.svg_source, 'svg_source');
+  const source = deps.media.prepareSvg(undefined, body.svg_source, 'svg_source');
   return admitSvgJob(
     deps,
     ctx,

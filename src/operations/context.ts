@@ -3,6 +3,7 @@ import type { Catalog } from '../config/catalog.ts';
 import type { Billing } from '../billing/billing.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { LimitOutcome, Limits } from '../limits/limits.ts';
+import type { MediaInputs } from '../media/inputs.ts';
 
 /** Everything an operation needs about the request it serves, free of HTTP types. */
 export interface OperationContext {
@@ -21,5 +22,6 @@ export interface OperationDeps {
   engines: EngineRegistry;
   billing: Billing;
   limits: Limits;
+  media: MediaInputs;
   millicentsPerCredit: number;
 }

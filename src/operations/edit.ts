@@ -1,7 +1,6 @@
 import type { EditRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
-import { checkImageInput, svgSource } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
 import { admitSvgJob } from './admission.ts';
@@ -9,9 +8,10 @@ import { admitSvgJob } from './admission.ts';
 /** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
 export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_edit');
-  const referenceImages = body.reference_images ?? [];
-  referenceImages.forEach((image, i) => checkImageInput(image, `reference_images[${i}]`));
-  const source = svgSource(body.svg, body.svg_source, 'svg_source');
+  const source = deps.media.prepareSvg(body.svg, body.svg_source, 'svg_source');
+  const referenceImages = await Promise.all(
+    (body.reference_images ?? []).map((input, i) => deps.media.prepareImage(input, `reference_images[${i}]`)),
+  );
   const settings = body.settings ?? {};
   return admitSvgJob(
     deps,

@@ -2,7 +2,6 @@ import { ApiError } from '../contract/errors.ts';
 import type { GenerationRequest } from '../contract/svgs.ts';
 import type { SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { checkImageInput } from './inputs.ts';
 import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
@@ -11,14 +10,14 @@ import { admitSvgJob } from './admission.ts';
 /** POST /v1/svgs/generations: n documents from a prompt and optional references. */
 export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_generate');
-  const references = body.references ?? [];
-  if (references.length > model.entry.max_references) {
+  const inputs = body.references ?? [];
+  if (inputs.length > model.entry.max_references) {
     throw new ApiError('invalid_request', {
       param: 'references',
-      message: `The model '${model.entry.id}' accepts at most ${model.entry.max_references} references; ${references.length} were given.`,
+      message: `The model '${model.entry.id}' accepts at most ${model.entry.max_references} references; ${inputs.length} were given.`,
     });
   }
-  references.forEach((reference, i) => checkImageInput(reference, `references[${i}]`));
+  const references = await Promise.all(inputs.map((input, i) => deps.media.prepareImage(input, `references[${i}]`)));
   return admitSvgJob(
     deps,
     ctx,

@@ -1,15 +1,13 @@
-import type { ImageInput, ReferenceItem } from '../contract/common.ts';
-import { SVG_BASE64_MAX_LENGTH } from '../contract/common.ts';
 import type { CatalogModel } from '../config/catalog.ts';
-import type { SvgJob, SvgSource } from '../engines/engine.ts';
+import type { SvgJob } from '../engines/engine.ts';
+import type { ImageRef, SvgRef } from '../media/inputs.ts';
+import { SVG_MAX_BYTES } from '../media/limits.ts';
 import type { TokenBounds } from '../billing/pricing.ts';
 
 /** Defaults a catalog entry can replace in `options`. */
 const PROMPT_OVERHEAD_TOKENS = 2048;
 const IMAGE_INPUT_TOKENS = 1536;
 const DEFAULT_MAX_OUTPUT_TOKENS = 65_536;
-/** An SVG fetched by URL is at most as large as the largest base64 SVG decodes to. */
-const SVG_URL_MAX_BYTES = Math.ceil((SVG_BASE64_MAX_LENGTH * 3) / 4);
 
 function option(model: CatalogModel, name: string, fallback: number): number {
   const value = model.entry.options[name];
@@ -18,10 +16,9 @@ function option(model: CatalogModel, name: string, fallback: number): number {
 
 const bytes = (text: string | undefined) => (text ? Buffer.byteLength(text, 'utf8') : 0);
 
-function sourceBytes(source: SvgSource): number {
+function sourceBytes(source: SvgRef): number {
   if ('markup' in source) return bytes(source.markup);
-  if ('base64' in source) return Math.ceil((source.base64.length * 3) / 4);
-  return SVG_URL_MAX_BYTES;
+  return SVG_MAX_BYTES; // fetched by URL: at most what the fetcher accepts
 }
 
 /**
@@ -34,7 +31,7 @@ function sourceBytes(source: SvgSource): number {
 export function tokenBounds(job: SvgJob, model: CatalogModel): TokenBounds {
   const overhead = option(model, 'prompt_overhead_tokens', PROMPT_OVERHEAD_TOKENS);
   const perImage = option(model, 'image_input_tokens', IMAGE_INPUT_TOKENS);
-  const images = (list: (ImageInput | ReferenceItem)[]) => list.length * perImage;
+  const images = (list: ImageRef[]) => list.length * perImage;
   let input: number;
   let outputs = 1;
   let calls = 1;

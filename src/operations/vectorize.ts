@@ -1,7 +1,6 @@
 import type { SvgStreamEvent, VectorizationRequest } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
-import { checkImageInput } from './inputs.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
 import { admitSvgJob } from './admission.ts';
@@ -9,7 +8,7 @@ import { admitSvgJob } from './admission.ts';
 /** POST /v1/svgs/vectorizations: one SVG from a raster or SVG image. */
 export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext, body: VectorizationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_vectorize');
-  checkImageInput(body.image, 'image');
+  const image = await deps.media.prepareImage(body.image, 'image');
   return admitSvgJob(
     deps,
     ctx,
@@ -19,7 +18,7 @@ export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext,
       model,
       seed: requestSeed(ctx.principal.keyId, body),
       viewBox: body.attributes?.viewBox ?? null,
-      image: body.image,
+      image,
       autoCrop: body.auto_crop ?? false,
       targetSize: body.target_size,
       reasoningEffort: body.reasoning_effort,

@@ -117,10 +117,21 @@ describe('authentication and authorization on every endpoint', () => {
   });
 
   it('live keys on engines not built yet answer 503 model_unavailable and nothing else changes', async () => {
-    for (const c of [...SVG_CASES, ENDPOINT_CASES.find((e) => e.name === 'responses')!]) {
+    const pending = [...SVG_CASES, ENDPOINT_CASES.find((e) => e.name === 'responses')!].filter((c) => c.name !== 'vectorizations');
+    for (const c of pending) {
       assertError(await call(c, h.keys.live), { status: 503, code: 'model_unavailable' }, c.name);
     }
     const org = await h.store.organizations.get(h.organizationId);
     assert.equal(org!.balance_millicents, h.config.billing.starter_credits * h.config.billing.millicents_per_credit);
+  });
+
+  it('a live key vectorizes with the built-in tracer and pays its one credit', async () => {
+    const before = (await h.store.organizations.get(h.organizationId))!.balance_millicents;
+    const res = await call(ENDPOINT_CASES.find((e) => e.name === 'vectorizations')!, h.keys.live);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.credits, 1);
+    assert.match(res.json.data[0].svg, /^<svg /);
+    const after = (await h.store.organizations.get(h.organizationId))!.balance_millicents;
+    assert.equal(before - after, h.config.billing.millicents_per_credit);
   });
 });

@@ -1,0 +1,81 @@
+import sharp, { type Metadata } from 'sharp';
+import { ApiError } from '../contract/errors.ts';
+import { parseSvg, SvgParseError } from '../svg/parse.ts';
+import { sanitizeTree } from '../svg/sanitize.ts';
+import { serializeSvg } from '../svg/serialize.ts';
+import type { SvgElement } from '../svg/tree.ts';
+import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, SVG_MAX_BYTES } from './limits.ts';
+import { sniffImageFormat, type ImageFormat } from './sniff.ts';
+import { svgIntrinsicSize, type SvgSize } from './svg-size.ts';
+
+export type RasterFormat = Exclude<ImageFormat, 'svg'>;
+
+/** An image input that passed every check, ready for an engine. */
+export type CheckedImage =
+  | { format: RasterFormat; bytes: Buffer; width: number; height: number; frames: number }
+  | { format: 'svg'; markup: string; root: SvgElement; size: SvgSize };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function tooLarge(param: string, detail: string): ApiError {
+  return new ApiError('payload_too_large', { param, message: `The image in '${param}' is too large: ${detail}.` });
+}
+
+function invalid(param: string, detail: string): ApiError {
+  return new ApiError('invalid_request', { param, message: `Invalid image in '${param}': ${detail}.` });
+}
+
+/** The spec's pixel limits, on dimensions read from a header (raster) or an SVG's intrinsic size. */
+export function checkDimensions(width: number, height: number, param: string): void {
+  if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE) {
+    throw tooLarge(param, `${width}x${height} pixels, at most ${IMAGE_MAX_SIDE}x${IMAGE_MAX_SIDE} are accepted`);
+  }
+  if (width * height > IMAGE_MAX_PIXELS) throw tooLarge(param, `more than ${IMAGE_MAX_PIXELS} pixels`);
+}
+
+/** Parses and sanitizes SVG bytes; the result is safe to render or return. */
+export function checkSvgBytes(bytes: Buffer, param: string): { markup: string; root: SvgElement } {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': the data is not UTF-8 text.` });
+  }
+  try {
+    const root = sanitizeTree(parseSvg(text));
+    return { markup: serializeSvg(root), root };
+  } catch (error) {
+    if (error instanceof SvgParseError) {
+      throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': ${error.message}` });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Checks an image's bytes before anything decodes them: the type is sniffed from the bytes
+ * (png, jpeg, webp, gif, svg), and raster dimensions are read from the header alone, so a
+ * decompression bomb is refused without inflating a single row. SVG is parsed and sanitized.
+ */
+export async function checkImageBytes(bytes: Buffer, param: string): Promise<CheckedImage> {
+  if (bytes.length > IMAGE_MAX_BYTES) throw tooLarge(param, `${bytes.length} bytes, at most ${IMAGE_MAX_BYTES} are accepted`);
+  const format = sniffImageFormat(bytes);
+  if (!format) throw invalid(param, 'not a PNG, JPEG, WebP, GIF or SVG image');
+  if (format === 'svg') {
+    // Markup is parsed, not decoded: it is held to the SVG input size, whatever the image limit.
+    if (bytes.length > SVG_MAX_BYTES) throw tooLarge(param, `SVG data of ${bytes.length} bytes, at most ${SVG_MAX_BYTES} are accepted`);
+    const { markup, root } = checkSvgBytes(bytes, param);
+    const size = svgIntrinsicSize(root);
+    return { format, markup, root, size };
+  }
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw invalid(param, `the ${format.toUpperCase()} data is damaged or incomplete`);
+  }
+  const { width, height } = metadata;
+  if (!width || !height || metadata.format === undefined) throw invalid(param, 'the image has no dimensions');
+  checkDimensions(width, metadata.pageHeight ?? height, param);
+  return { format, bytes, width, height: metadata.pageHeight ?? height, frames: metadata.pages ?? 1 };
+}
