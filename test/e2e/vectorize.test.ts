@@ -81,7 +81,7 @@ describe('vectorizations with the built-in tracer (live key)', () => {
     assert.equal(res.json.credits, 1);
     const svg: string = res.json.data[0].svg;
     assert.match(svg, /^<svg [^>]*width="96" height="96"/);
-    assert.match(svg, /<path [^>]*d="M/);
+    assert.match(svg, /<path [^>]*d="m/i);
     assert.match(svg, /#e00000|#e00|#df0000|#e10000/i, 'the disc keeps its colour');
     assert.equal(start - (await balance()), h.config.billing.millicents_per_credit);
   });

@@ -1,4 +1,4 @@
-import { ColorMode, Hierarchical, PathSimplifyMode, vectorizeRaw, type Config } from '@neplex/vectorizer';
+import { vectorizeRaw, type ColorMode, type Config, type Hierarchical, type PathSimplifyMode } from '@neplex/vectorizer';
 import sharp from 'sharp';
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, luma, palette, pixelBlockSize, type Bilevel } from './analyze.ts';
@@ -22,14 +22,20 @@ export interface TraceResult {
   paths: number;
 }
 
+// The package declares its enums as ambient const enums, which this project's module settings
+// cannot read as values; these are their published numbers.
+const COLOR_MODE = { colour: 0 as ColorMode.Color, binary: 1 as ColorMode.Binary };
+const STACKED = 0 as Hierarchical.Stacked;
+const PATH_MODE = { none: 0 as PathSimplifyMode.None, polygon: 1 as PathSimplifyMode.Polygon, spline: 2 as PathSimplifyMode.Spline };
+
 /** VTracer's own defaults, the starting point of every mode below. */
 const VTRACER_DEFAULTS: Config = {
-  colorMode: ColorMode.Color,
-  hierarchical: Hierarchical.Stacked,
+  colorMode: COLOR_MODE.colour,
+  hierarchical: STACKED,
   filterSpeckle: 4,
   colorPrecision: 6,
   layerDifference: 16,
-  mode: PathSimplifyMode.Spline,
+  mode: PATH_MODE.spline,
   cornerThreshold: 60,
   lengthThreshold: 4,
   maxIterations: 10,
@@ -110,7 +116,7 @@ async function traceBilevel(image: RgbaImage, kind: Bilevel, scale: number, spec
       ? coverage
       : await sharp(coverage, { raw: { width, height, channels: 1 } }).resize(width * scale, height * scale, { kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
   const mask = maskImage(width * scale, height * scale, (i) => big[i]! >= 128);
-  const shapes = await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: ColorMode.Binary, filterSpeckle: speckle * scale });
+  const shapes = await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * scale });
   const ink = hex(kind.ink);
   return {
     shapes: shapes.map((s) => ({ ...s, fill: ink })),
@@ -155,7 +161,7 @@ async function traceSoftLayers(image: RgbaImage, speckle: number): Promise<Shape
     below = target;
     const mask = maskImage(width, height, (i) => pixels[i * 4 + 3]! >= band.from);
     const fill = hex([Math.round(r / n), Math.round(g / n), Math.round(bl / n)]);
-    for (const shape of await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: ColorMode.Binary, filterSpeckle: speckle * 2 })) {
+    for (const shape of await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * 2 })) {
       layers.push({ ...shape, fill, opacity });
     }
   }
@@ -185,7 +191,7 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
   const block = pixelBlockSize(image);
   if (block >= 2) {
     image = downsampleBlocks(image, block);
-    shapes = await vtrace(hardAlpha(image), { ...VTRACER_DEFAULTS, mode: PathSimplifyMode.None, filterSpeckle: 0, colorPrecision: 8, layerDifference: 1 });
+    shapes = await vtrace(hardAlpha(image), { ...VTRACER_DEFAULTS, mode: PATH_MODE.none, filterSpeckle: 0, colorPrecision: 8, layerDifference: 1 });
     decimals = 0;
   } else {
     if (Math.max(image.width, image.height) > effort.maxSide) {
@@ -210,7 +216,7 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
       // Photographs: polygons follow texture more faithfully than splines, in less data.
       const photo = flatShare(image) < PHOTO_FLATNESS;
       const config = photo
-        ? { ...VTRACER_DEFAULTS, mode: PathSimplifyMode.Polygon, filterSpeckle: effort.photoSpeckle }
+        ? { ...VTRACER_DEFAULTS, mode: PATH_MODE.polygon, filterSpeckle: effort.photoSpeckle }
         : { ...VTRACER_DEFAULTS, filterSpeckle: effort.speckle };
       shapes = [...soft, ...(await vtrace(alpha.transparent ? hardAlpha(image) : image, config))];
     }
