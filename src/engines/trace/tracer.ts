@@ -75,8 +75,14 @@ export function outputSize(image: { width: number; height: number }, targetSize?
 const PATH = /<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})"(?: transform="translate\((-?[\d.]+),(-?[\d.]+)\)")?\s*\/>/g;
 
 async function vtrace(image: RgbaImage, config: Config): Promise<Shape[]> {
+  if (!hasVisiblePixel(image)) return []; // VTracer fails on an image with nothing to trace
   const svg = await vectorizeRaw(image.pixels, { width: image.width, height: image.height }, config);
   return [...svg.matchAll(PATH)].map((m) => ({ d: m[1]!, fill: m[2]!, offsetX: Number(m[3] ?? 0), offsetY: Number(m[4] ?? 0) }));
+}
+
+function hasVisiblePixel({ pixels }: RgbaImage): boolean {
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! >= 128) return true;
+  return false;
 }
 
 /** A mask as VTracer's binary mode reads it: black where `inside`, white elsewhere, opaque. */
