@@ -1,11 +1,9 @@
 import sharp, { type Metadata } from 'sharp';
 import { ApiError } from '../contract/errors.ts';
-import { parseSvg, SvgParseError } from '../svg/parse.ts';
-import { sanitizeTree } from '../svg/sanitize.ts';
-import { serializeSvg } from '../svg/serialize.ts';
 import type { SvgElement } from '../svg/tree.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, SVG_MAX_BYTES } from './limits.ts';
 import { sniffImageFormat, type ImageFormat } from './sniff.ts';
+import { svgFromBytes } from './svg-input.ts';
 import { svgIntrinsicSize, type SvgSize } from './svg-size.ts';
 
 export type RasterFormat = Exclude<ImageFormat, 'svg'>;
@@ -14,8 +12,6 @@ export type RasterFormat = Exclude<ImageFormat, 'svg'>;
 export type CheckedImage =
   | { format: RasterFormat; bytes: Buffer; width: number; height: number; frames: number }
   | { format: 'svg'; markup: string; root: SvgElement; size: SvgSize };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function tooLarge(param: string, detail: string): ApiError {
   return new ApiError('payload_too_large', { param, message: `The image in '${param}' is too large: ${detail}.` });
@@ -33,25 +29,6 @@ export function checkDimensions(width: number, height: number, param: string): v
   if (width * height > IMAGE_MAX_PIXELS) throw tooLarge(param, `more than ${IMAGE_MAX_PIXELS} pixels`);
 }
 
-/** Parses and sanitizes SVG bytes; the result is safe to render or return. */
-export function checkSvgBytes(bytes: Buffer, param: string): { markup: string; root: SvgElement } {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': the data is not UTF-8 text.` });
-  }
-  try {
-    const root = sanitizeTree(parseSvg(text));
-    return { markup: serializeSvg(root), root };
-  } catch (error) {
-    if (error instanceof SvgParseError) {
-      throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': ${error.message}` });
-    }
-    throw error;
-  }
-}
-
 /**
  * Checks an image's bytes before anything decodes them: the type is sniffed from the bytes
  * (png, jpeg, webp, gif, svg), and raster dimensions are read from the header alone, so a
@@ -64,7 +41,7 @@ export async function checkImageBytes(bytes: Buffer, param: string): Promise<Che
   if (format === 'svg') {
     // Markup is parsed, not decoded: it is held to the SVG input size, whatever the image limit.
     if (bytes.length > SVG_MAX_BYTES) throw tooLarge(param, `SVG data of ${bytes.length} bytes, at most ${SVG_MAX_BYTES} are accepted`);
-    const { markup, root } = checkSvgBytes(bytes, param);
+    const { markup, root } = svgFromBytes(bytes, param);
     const size = svgIntrinsicSize(root);
     return { format, markup, root, size };
   }

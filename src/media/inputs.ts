@@ -1,9 +1,9 @@
 import type { ImageInput, ReferenceItem, SvgInput } from '../contract/common.ts';
 import { decodeBase64Input } from './base64.ts';
 import { fetchMedia, type FetchPolicy } from './fetch.ts';
-import { checkImageBytes, checkSvgBytes, type CheckedImage } from './image.ts';
+import { checkImageBytes, type CheckedImage } from './image.ts';
 import { IMAGE_MAX_BYTES, SVG_MAX_BYTES } from './limits.ts';
-import { cleanSvgInput } from './svg-input.ts';
+import { cleanSvgInput, svgFromBase64, svgFromBytes } from './svg-input.ts';
 
 /**
  * An image input after the request-time checks: inline data is already decoded and checked;
@@ -33,8 +33,7 @@ export class MediaInputs {
   prepareSvg(inline: string | undefined, source: SvgInput | null | undefined, param: string): SvgRef {
     if (inline !== undefined) return { markup: cleanSvgInput(inline, 'svg') };
     if (source && 'base64' in source) {
-      const base64Param = `${param}.base64`;
-      return { markup: checkSvgBytes(decodeBase64Input(source.base64, base64Param).bytes, base64Param).markup };
+      return { markup: svgFromBase64(source.base64, `${param}.base64`) };
     }
     return { url: (source as { url: string }).url, param: `${param}.url` };
   }
@@ -50,6 +49,6 @@ export class MediaInputs {
   async loadSvg(ref: SvgRef, signal?: AbortSignal): Promise<string> {
     if ('markup' in ref) return ref.markup;
     const fetched = await fetchMedia(ref.url, { param: ref.param, accept: 'svg', maxBytes: SVG_MAX_BYTES, policy: this.policy, signal });
-    return checkSvgBytes(fetched.bytes, ref.param).markup;
+    return svgFromBytes(fetched.bytes, ref.param).markup;
   }
 }

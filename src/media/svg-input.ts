@@ -2,14 +2,16 @@ import { ApiError } from '../contract/errors.ts';
 import { parseSvg, SvgParseError } from '../svg/parse.ts';
 import { sanitizeTree } from '../svg/sanitize.ts';
 import { serializeSvg } from '../svg/serialize.ts';
+import type { SvgElement } from '../svg/tree.ts';
 import { decodeBase64Input } from './base64.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Parses and sanitizes SVG markup supplied by a caller; a refusal names the field. */
-export function cleanSvgInput(markup: string, param: string): string {
+function cleanSvgTree(markup: string, param: string): { markup: string; root: SvgElement } {
   try {
-    return serializeSvg(sanitizeTree(parseSvg(markup)));
+    const root = sanitizeTree(parseSvg(markup));
+    return { markup: serializeSvg(root), root };
   } catch (error) {
     if (error instanceof SvgParseError) {
       throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': ${error.message}` });
@@ -18,14 +20,22 @@ export function cleanSvgInput(markup: string, param: string): string {
   }
 }
 
-/** An SVG input given as base64 (or a base64 data: URL): UTF-8 text, then cleaned. */
-export function svgFromBase64(value: string, param: string): string {
-  const { bytes } = decodeBase64Input(value, param);
+export function cleanSvgInput(markup: string, param: string): string {
+  return cleanSvgTree(markup, param).markup;
+}
+
+/** SVG bytes (decoded base64 or a fetched body): UTF-8 text, then parsed and sanitized. */
+export function svgFromBytes(bytes: Buffer, param: string): { markup: string; root: SvgElement } {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     throw new ApiError('invalid_request', { param, message: `Invalid SVG in '${param}': the decoded data is not UTF-8 text.` });
   }
-  return cleanSvgInput(text, param);
+  return cleanSvgTree(text, param);
+}
+
+/** An SVG input given as base64 (or a base64 data: URL). */
+export function svgFromBase64(value: string, param: string): string {
+  return svgFromBytes(decodeBase64Input(value, param).bytes, param).markup;
 }

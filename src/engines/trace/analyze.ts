@@ -85,8 +85,6 @@ export interface Palette {
   counts: Uint32Array;
   opaque: number;
   clear: number;
-  /** Buckets in use: a photograph uses hundreds, flat art a few dozen. */
-  distinct: number;
 }
 
 export function palette(image: RgbaImage): Palette {
@@ -102,9 +100,7 @@ export function palette(image: RgbaImage): Palette {
     opaque++;
     counts[bucket(pixels, i)]!++;
   }
-  let distinct = 0;
-  for (const count of counts) if (count > 0) distinct++;
-  return { counts, opaque, clear, distinct };
+  return { counts, opaque, clear };
 }
 
 export function bilevel(image: RgbaImage, { counts, opaque, clear }: Palette): Bilevel | undefined {

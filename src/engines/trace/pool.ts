@@ -38,6 +38,8 @@ export class TracePool {
       // Threads register tsx themselves; inheriting the parent's flags (--test, --import) would not help.
       execArgv: [],
     });
+    // Checked here too: piscina applies maxQueue only once its threads are up, so a burst
+    // arriving while they start would otherwise all queue.
     if (this.pool.queueSize >= this.queue) throw this.busy();
     const started = performance.now();
     try {

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, luma, palette, pixelBlockSize, type Bilevel } from './analyze.ts';
 import { compactColour, compactPathPieces } from './path-data.ts';
+import { resizeRgba } from './raster.ts';
 
 /** Decoded, straight-alpha RGBA pixels, row-major, 4 bytes per pixel. */
 export interface RgbaImage {
@@ -19,7 +20,6 @@ export interface TraceOptions {
 
 export interface TraceResult {
   svg: string;
-  paths: number;
 }
 
 // The package declares its enums as ambient const enums, which this project's module settings
@@ -202,11 +202,7 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
   } else {
     if (Math.max(image.width, image.height) > effort.maxSide) {
       const scale = effort.maxSide / Math.max(image.width, image.height);
-      const resized = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
-        .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'lanczos3' })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      image = { width: resized.info.width, height: resized.info.height, pixels: resized.data };
+      image = await resizeRgba(image, Math.round(image.width * scale), Math.round(image.height * scale));
     }
     const alpha = alphaProfile(image);
     const softened = alpha.softShare > SOFT_SHARE;
@@ -227,7 +223,7 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
       shapes = [...soft, ...(await vtrace(alpha.transparent ? hardAlpha(image) : image, config))];
     }
   }
-  return { svg: writeSvg(shapes, image, size, decimals, background), paths: shapes.length };
+  return { svg: writeSvg(shapes, image, size, decimals, background) };
 }
 
 /** Consecutive shapes of one fill become one path; numbers are short and relative. */
