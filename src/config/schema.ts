@@ -138,8 +138,14 @@ export const ConfigSchema = Type.Object(
     ),
     trace: Type.Object(
       {
-        threads: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'Tracer worker threads; 0 = one per CPU core.' }),
-        queue: Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: 'Jobs waiting for a thread; 0 = four per thread.' }),
+        workers: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'Tracer worker processes; 0 = one per CPU core.' }),
+        queue: Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: 'Jobs waiting for a worker; 0 = four per worker.' }),
+        timeout_ms: Type.Integer({
+          minimum: 100,
+          maximum: 3_600_000,
+          default: 60_000,
+          description: 'Longest a job may run; beyond it its worker is killed and the request gets 504.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

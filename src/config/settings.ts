@@ -120,11 +120,11 @@ export const SETTINGS: Setting[] = [
     parse: boolean,
   },
   {
-    path: 'trace.threads',
-    env: 'INKWELL_TRACE_THREADS',
-    flag: '--trace-threads',
+    path: 'trace.workers',
+    env: 'INKWELL_TRACE_WORKERS',
+    flag: '--trace-workers',
     argument: '<n>',
-    description: 'Worker threads that decode and trace images (default 0 = one per CPU core).',
+    description: 'Worker processes that decode and trace images (default 0 = one per CPU core).',
     parse: integer,
   },
   {
@@ -132,7 +132,15 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_TRACE_QUEUE',
     flag: '--trace-queue',
     argument: '<n>',
-    description: 'Tracing jobs that may wait for a thread before new ones get 503 (default 0 = four per thread).',
+    description: 'Tracing jobs that may wait for a worker before new ones get 503 (default 0 = four per worker).',
+    parse: integer,
+  },
+  {
+    path: 'trace.timeout_ms',
+    env: 'INKWELL_TRACE_TIMEOUT_MS',
+    flag: '--trace-timeout-ms',
+    argument: '<ms>',
+    description: 'Longest a tracing job may run before its worker is killed and the request gets 504 (default 60000).',
     parse: integer,
   },
   {

@@ -160,18 +160,21 @@ async function pickAddresses(url: URL, policy: FetchPolicy, signal: AbortSignal,
     return [{ address: host, family: literal === 6 ? 6 : 4 }];
   }
 
+  // A name that does not resolve and one that resolves to a blocked address get the same
+  // answer, so callers cannot probe which internal names exist.
+  const noPublicAddress = (cause?: unknown) => fail('the host does not resolve to an allowed public address', cause);
   const resolve = policy.resolve ?? defaultResolver;
   let addresses: Array<{ address: string }>;
   try {
     addresses = await untilAborted(Promise.resolve().then(() => resolve(host)), signal);
   } catch (error) {
     if (signal.aborted) throw error;
-    throw fail('the host could not be resolved', error);
+    throw noPublicAddress(error);
   }
-  if (!Array.isArray(addresses) || addresses.length === 0) throw fail('the host could not be resolved');
+  if (!Array.isArray(addresses) || addresses.length === 0) throw noPublicAddress();
   // One bad address refuses the whole name: we must not let the order of answers decide.
   if (addresses.some(({ address }) => typeof address !== 'string' || blockedRange(address, policy.allowLoopback) !== undefined)) {
-    throw fail('the host resolves to a blocked network address');
+    throw noPublicAddress();
   }
   return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
 }

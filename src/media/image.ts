@@ -4,7 +4,7 @@ import type { SvgElement } from '../svg/tree.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, SVG_MAX_BYTES } from './limits.ts';
 import { sniffImageFormat, type ImageFormat } from './sniff.ts';
 import { svgFromBytes } from './svg-input.ts';
-import { svgIntrinsicSize, type SvgSize } from './svg-size.ts';
+import { isUsableSvgSize, SVG_SIZE_RANGE, svgIntrinsicSize, type SvgSize } from './svg-size.ts';
 
 export type RasterFormat = Exclude<ImageFormat, 'svg'>;
 
@@ -43,6 +43,9 @@ export async function checkImageBytes(bytes: Buffer, param: string): Promise<Che
     if (bytes.length > SVG_MAX_BYTES) throw tooLarge(param, `SVG data of ${bytes.length} bytes, at most ${SVG_MAX_BYTES} are accepted`);
     const { markup, root } = svgFromBytes(bytes, param);
     const size = svgIntrinsicSize(root);
+    if (!isUsableSvgSize(size)) {
+      throw invalid(param, `the SVG's width, height or viewBox is outside ${SVG_SIZE_RANGE.min} to ${SVG_SIZE_RANGE.max} units`);
+    }
     return { format, markup, root, size };
   }
   let metadata: Metadata;

@@ -10,8 +10,12 @@ export interface SvgSize {
 /** CSS absolute units in px; percentages and font-relative units have no intrinsic size. */
 const UNIT_PX: Record<string, number> = { '': 1, px: 1, pt: 4 / 3, pc: 16, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, q: 96 / 101.6 };
 
+/** Longer attribute values are no length we read (and keep the match below cheap). */
+const MAX_LENGTH_CHARS = 64;
+
 function length(value: string | undefined): number | undefined {
-  const match = value?.trim().match(/^([+]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*([a-z]*)$/i);
+  if (value === undefined || value.length > MAX_LENGTH_CHARS) return undefined;
+  const match = value.trim().match(/^(\+?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*([a-z]*)$/i);
   if (!match) return undefined;
   const scale = UNIT_PX[match[2]!.toLowerCase()];
   const px = scale === undefined ? NaN : Number(match[1]) * scale;
@@ -41,4 +45,15 @@ export function svgIntrinsicSize(root: SvgElement): SvgSize {
     height = viewBox?.height ?? 150;
   }
   return viewBox ? { width, height, viewBox } : { width, height };
+}
+
+/** Sizes an SVG image input may have, in px or user units: beyond these, numbers lose meaning. */
+export const SVG_SIZE_RANGE = { min: 0.001, max: 1e9 };
+
+/** Whether width, height and viewBox are all within SVG_SIZE_RANGE (offsets too, by magnitude). */
+export function isUsableSvgSize({ width, height, viewBox }: SvgSize): boolean {
+  const inRange = (n: number) => n >= SVG_SIZE_RANGE.min && n <= SVG_SIZE_RANGE.max;
+  if (!inRange(width) || !inRange(height)) return false;
+  if (!viewBox) return true;
+  return inRange(viewBox.width) && inRange(viewBox.height) && Math.abs(viewBox.minX) <= SVG_SIZE_RANGE.max && Math.abs(viewBox.minY) <= SVG_SIZE_RANGE.max;
 }

@@ -7,15 +7,29 @@ const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransfor
 
 /**
  * `url(...)` in a value may only point into the document; anything else (http:, data:,
- * javascript:, file paths) could fetch or run something when the SVG is displayed.
+ * javascript:, file paths) could fetch or run something when the SVG is displayed. A url( that
+ * does not close, nests another url(, or holds a stray quote is refused too. One forward scan:
+ * every url( reads only up to its own `)`, so a value of any length costs linear time.
  */
 function hasExternalUrl(value: string): boolean {
-  const pattern = /url\(\s*(['"]?)([^'")]*)\1\s*\)/gi;
-  for (const match of value.matchAll(pattern)) {
-    if (!match[2]!.trim().startsWith('#')) return true;
+  const lower = value.toLowerCase();
+  for (let at = lower.indexOf('url('); at >= 0; ) {
+    const close = lower.indexOf(')', at + 4);
+    if (close < 0) return true;
+    const next = lower.indexOf('url(', at + 4);
+    if (next >= 0 && next < close) return true;
+    if (!isFragmentReference(value.slice(at + 4, close).trim())) return true;
+    at = next;
   }
-  // url( with something the pattern could not read (escapes, nested quotes) is refused too.
-  return /url\(/i.test(value.replace(pattern, ''));
+  return false;
+}
+
+/** `#id`, `'#id'` or `"#id"`, with no other quote inside. */
+function isFragmentReference(target: string): boolean {
+  const quote = target[0] === '"' || target[0] === "'" ? target[0] : '';
+  if (quote && (target.length < 2 || !target.endsWith(quote))) return false;
+  const inner = quote ? target.slice(1, -1).trim() : target;
+  return inner.startsWith('#') && !/['"]/.test(inner);
 }
 
 // image-set()/image() take bare strings as image URLs ("http://..." without url()), so they fetch too.

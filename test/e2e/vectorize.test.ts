@@ -41,6 +41,15 @@ function pngBomb(width: number, height: number): Buffer {
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 
+/** An SVG of a few hundred bytes whose nested <use> elements expand to fanOut^levels nodes. */
+function useFanOut(levels: number, fanOut: number): string {
+  let defs = '<rect id="u0" width="1" height="1"/>';
+  for (let level = 1; level <= levels; level++) {
+    defs += `<g id="u${level}">${`<use href="#u${level - 1}"/>`.repeat(fanOut)}</g>`;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs>${defs}</defs><use href="#u${levels}"/></svg>`;
+}
+
 describe('vectorizations with the built-in tracer (live key)', () => {
   let h: Harness;
   let media: Server;
@@ -118,6 +127,37 @@ describe('vectorizations with the built-in tracer (live key)', () => {
     assert.ok(Number(height) >= 40 && Number(height) <= 48, `height ${height}`);
   });
 
+  it('refuses undecodable data as a plain 400 even when streaming, before any event', async () => {
+    const start = await balance();
+    const res = await fetch(`${h.url}${VEC}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.keys.live}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'inkwell-trace', image: { base64: b64(disc.subarray(0, disc.length - 40)) }, stream: true }),
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    const body = (await res.json()) as { code: string; param: string };
+    assert.equal(body.code, 'invalid_request');
+    assert.equal(body.param, 'image.base64');
+    assert.equal(await balance(), start);
+  });
+
+  it('traces a 1x4096 strip (its short side stays one pixel when scaled down)', async () => {
+    const strip = await sharp({ create: { width: 1, height: 4096, channels: 4, background: '#336699' } }).png().toBuffer();
+    for (const effort of ['low', 'medium']) {
+      const res = await vectorize({ image: { base64: b64(strip) }, reasoning_effort: effort });
+      assert.equal(res.status, 200, res.text);
+      assert.match(res.json.data[0].svg, /width="1" height="4096"/);
+    }
+  });
+
+  it('auto_crop renders an SVG with a very thin viewBox at one pixel at least', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100000 1"><rect x="50000" width="10" height="1" fill="#f00"/></svg>';
+    const res = await vectorize({ image: { base64: b64(Buffer.from(svg)) }, auto_crop: true });
+    assert.equal(res.status, 200, res.text);
+    assert.doesNotMatch(res.json.data[0].svg, /Infinity|NaN|viewBox="[^"]* 0"/);
+  });
+
   it('honors attributes.viewBox', async () => {
     const res = await vectorize({ image: { base64: b64(disc) }, attributes: { viewBox: { minX: 0, minY: 0, width: 48, height: 48 } } });
     assert.equal(res.status, 200, res.text);
@@ -161,6 +201,9 @@ describe('vectorizations with the built-in tracer (live key)', () => {
     ['a 5000x10 image (one side too long)', () => ({ image: { base64: b64(pngBomb(5000, 10)) } }), 413, 'payload_too_large', 'image.base64'],
     ['a truncated PNG', () => ({ image: { base64: b64(disc.subarray(0, disc.length - 40)) } }), 400, 'invalid_request', 'image.base64'],
     ['an SVG with a DOCTYPE', () => ({ image: { base64: b64(Buffer.from('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>')) } }), 400, 'invalid_request', 'image.base64'],
+    ['an SVG whose size overflows (viewBox 0 0 1e308 1e-308)', () => ({ image: { base64: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e308 1e-308"/>')) } }), 400, 'invalid_request', 'image.base64'],
+    ['an SVG 1e-300 px wide', () => ({ image: { base64: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1e-300" height="10"/>')) } }), 400, 'invalid_request', 'image.base64'],
+    ['an SVG whose <use> fan-out is too large to render for auto_crop', () => ({ image: { base64: b64(Buffer.from(useFanOut(6, 10))) }, auto_crop: true }), 400, 'invalid_request', 'image.base64'],
     ['a URL that answers HTML', () => ({ image: { url: `${mediaUrl}/page.html` } }), 400, 'invalid_request', 'image.url'],
     ['a redirect loop', () => ({ image: { url: `${mediaUrl}/loop` } }), 400, 'invalid_request', 'image.url'],
     ['a URL that answers 404', () => ({ image: { url: `${mediaUrl}/missing.png` } }), 400, 'invalid_request', 'image.url'],
@@ -219,7 +262,7 @@ describe('vectorizations without the loopback exception', () => {
 describe('the tracer queue', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ config: { trace: { threads: 1, queue: 1 } } });
+    h = await startHarness({ config: { trace: { workers: 1, queue: 1 } } });
   });
   after(() => h.close());
 
@@ -246,5 +289,24 @@ describe('the tracer queue', () => {
     }
     const spent = start - (await h.store.organizations.get(h.organizationId))!.balance_millicents;
     assert.equal(spent, ok.length * h.config.billing.millicents_per_credit);
+  });
+});
+
+describe('the tracer deadline', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ config: { trace: { workers: 1, timeout_ms: 3000 } } });
+  });
+  after(() => h.close());
+
+  it('answers 504 request_timeout for an SVG that renders for ever, charges nothing, and serves the next request', async () => {
+    const balance = async () => (await h.store.organizations.get(h.organizationId))!.balance_millicents;
+    const start = await balance();
+    const slow = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="1000000000"/></filter><rect width="100" height="100" filter="url(#f)"/></svg>';
+    const res = await h.request('POST', VEC, { key: h.keys.live, body: { model: 'inkwell-trace', image: { base64: b64(Buffer.from(slow)) }, auto_crop: true } });
+    assertError(res, { status: 504, code: 'request_timeout' });
+    assert.equal(await balance(), start);
+    const next = await h.request('POST', VEC, { key: h.keys.live, body: { model: 'inkwell-trace', image: { base64: b64(await discPng(32)) } } });
+    assert.equal(next.status, 200, next.text);
   });
 });

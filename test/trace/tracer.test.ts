@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { Resvg } from '@resvg/resvg-js';
 import { vectorizeRaw } from '@neplex/vectorizer';
 import sharp from 'sharp';
+import { ApiError } from '../../src/contract/errors.ts';
 import { pixelBlockSize } from '../../src/engines/trace/analyze.ts';
 import { compactColour, compactPathData } from '../../src/engines/trace/path-data.ts';
 import { TracePool } from '../../src/engines/trace/pool.ts';
@@ -56,6 +58,24 @@ describe('compact path data', () => {
 });
 
 describe('the built-in tracer', () => {
+  it('traces a large grid of blocks (upscaled noise) under the effort size cap, not cell by cell', async () => {
+    const side = 512;
+    const colours = randomBytes(side * side * 4);
+    const pixels = Buffer.alloc(side * side * 4);
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const from = ((y - (y % 2)) * side + (x - (x % 2))) * 4; // 2x2 blocks of one random colour
+        colours.copy(pixels, (y * side + x) * 4, from, from + 3);
+        pixels[(y * side + x) * 4 + 3] = 255;
+      }
+    }
+    assert.equal(pixelBlockSize({ width: side, height: side, pixels }), 2);
+    const { svg } = await traceImage({ width: side, height: side, pixels }, { effort: 'low' });
+    // Cell by cell, this was 3.1 MB: one square per block of the 256x256 grid.
+    assert.ok(svg.length < 1_000_000, `${svg.length} bytes`);
+    assert.match(svg, /width="512" height="512"/);
+  });
+
   it('finds the block size of scaled-up pixel art, and traces it at native size with exact edges', async () => {
     const native = Buffer.alloc(8 * 8 * 4);
     for (let i = 0; i < 64; i++) native.set((i * 7) % 3 === 0 ? [200, 30, 30, 255] : [20, 20, 160, 255], i * 4);
@@ -96,8 +116,31 @@ describe('the built-in tracer', () => {
   });
 });
 
+/** Process ids of a pool's workers (workerpool's own bookkeeping, read for the test only). */
+function workerPids(pool: TracePool): number[] {
+  const inner = (pool as unknown as { pool?: { workers: { worker?: { pid?: number } }[] } }).pool;
+  return (inner?.workers ?? []).flatMap((handler) => (handler.worker?.pid ? [handler.worker.pid] : []));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(condition(), 'condition not met in time');
+}
+
 describe('the tracer pool', () => {
-  const pool = new TracePool({ threads: 1, queue: 2 });
+  const pool = new TracePool({ workers: 1, queue: 2, timeout_ms: 60_000 });
   after(() => pool.close());
 
   it('drops a queued job whose client left, without waiting for it to run', async () => {
@@ -110,6 +153,42 @@ describe('the tracer pool', () => {
     leaving.abort(reason);
     await assert.rejects(queued, (error) => error === reason);
     assert.equal((await busy).ok, true);
+  });
+
+  it('stops a job past its deadline with 504 request_timeout, kills its worker, and keeps serving', async () => {
+    const short = new TracePool({ workers: 1, queue: 2, timeout_ms: 3000 });
+    try {
+      const noise = await sharp(randomBytes(1024 * 1024 * 3), { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+      const small = await sharp({ create: { width: 32, height: 32, channels: 4, background: '#f00' } }).png().toBuffer();
+      const tiny = () => short.run({ input: { kind: 'raster', bytes: small }, autoCrop: false, effort: 'low' }, new AbortController().signal);
+      assert.equal((await tiny()).ok, true); // the worker is up, so the deadline covers the trace alone
+      const [pid] = workerPids(short);
+      assert.ok(pid && isAlive(pid));
+      const running = short.run({ input: { kind: 'raster', bytes: noise }, autoCrop: false, effort: 'xhigh' }, new AbortController().signal);
+      await assert.rejects(running, (error) => error instanceof ApiError && error.code === 'request_timeout' && error.status === 504);
+      await waitFor(() => !isAlive(pid));
+      assert.equal((await tiny()).ok, true);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('kills the worker of a running job whose client left', async () => {
+    const own = new TracePool({ workers: 1, queue: 2, timeout_ms: 600_000 });
+    try {
+      const noise = await sharp(randomBytes(1024 * 1024 * 3), { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+      const leaving = new AbortController();
+      let pids: number[] = [];
+      const running = own.run({ input: { kind: 'raster', bytes: noise }, autoCrop: false, effort: 'xhigh' }, leaving.signal, () => {
+        pids = workerPids(own);
+        leaving.abort(new Error('client went away'));
+      });
+      await assert.rejects(running, /client went away/);
+      assert.equal(pids.length, 1);
+      await waitFor(() => !isAlive(pids[0]!));
+    } finally {
+      await own.close();
+    }
   });
 
   it('reports an undecodable image instead of failing the thread', async () => {

@@ -8,4 +8,5 @@ export interface TraceTask {
   effort: ReasoningEffort;
 }
 
-export type TraceOutcome = { ok: true; svg: string } | { ok: false; reason: 'undecodable'; detail: string };
+/** A refusal the caller caused: raster data that does not decode, or an SVG that does not render. */
+export type TraceOutcome = { ok: true; svg: string } | { ok: false; reason: 'undecodable' | 'unrenderable'; detail: string };

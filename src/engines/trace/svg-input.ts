@@ -3,12 +3,32 @@ import { svgIntrinsicSize } from '../../media/svg-size.ts';
 import { parseSvg } from '../../svg/parse.ts';
 import { serializeSvg } from '../../svg/serialize.ts';
 import { subjectBox, withMargin } from './raster.ts';
+import type { RgbaImage } from './tracer.ts';
 
 /** Longest side an SVG is rendered at to find its subject: enough for a 0.1% crop precision. */
 const CROP_RENDER_SIDE = 1024;
 export const CROP_MARGIN = 0.04;
 
-const round = (n: number) => String(Math.round(n * 1000) / 1000);
+/** Three decimals, or four significant digits below 1, so a tiny crop never becomes 0. */
+const round = (n: number) => String(Math.abs(n) >= 1 ? Math.round(n * 1000) / 1000 : Number(n.toPrecision(4)));
+
+/** resvg refused the SVG (too many nodes after <use> expansion, say). */
+export class UnrenderableSvgError extends Error {
+  override name = 'UnrenderableSvgError';
+}
+
+/**
+ * Renders sanitized markup at its own width and height. A render that runs long (filters can
+ * be made arbitrarily slow) is stopped by the pool's deadline, which kills the whole process.
+ */
+function render(markup: string): RgbaImage {
+  try {
+    const rendered = new Resvg(markup, { font: { loadSystemFonts: false } }).render();
+    return { width: rendered.width, height: rendered.height, pixels: Buffer.from(rendered.pixels) };
+  } catch (error) {
+    throw new UnrenderableSvgError(String((error as Error).message ?? error).split('\n')[0]!.slice(0, 200));
+  }
+}
 
 export interface SvgVectorizeOptions {
   autoCrop: boolean;
@@ -17,9 +37,9 @@ export interface SvgVectorizeOptions {
 
 /**
  * An SVG input to vectorize is already vector: it is not traced but normalized (its markup was
- * sanitized when the request arrived). `auto_crop` renders it once, under the pixel limits, to
- * find the subject and shrinks the viewBox to it; `target_size` sets the longer side of
- * width/height.
+ * sanitized, and its size checked, when the request arrived). `auto_crop` renders it once, at
+ * most 1024 px a side, to find the subject and shrinks the viewBox to it; `target_size` sets
+ * the longer side of width/height.
  */
 export function normalizeSvgInput(markup: string, options: SvgVectorizeOptions): string {
   const root = parseSvg(markup);
@@ -30,11 +50,11 @@ export function normalizeSvgInput(markup: string, options: SvgVectorizeOptions):
     const scale = CROP_RENDER_SIDE / Math.max(box.width, box.height);
     const probe = new Map(root.attributes);
     probe.set('viewBox', `${box.minX} ${box.minY} ${box.width} ${box.height}`);
-    probe.set('width', round(box.width * scale));
-    probe.set('height', round(box.height * scale));
+    // At least one pixel a side: a very thin viewBox still renders.
+    probe.set('width', String(Math.max(1, Math.round(box.width * scale))));
+    probe.set('height', String(Math.max(1, Math.round(box.height * scale))));
     probe.set('preserveAspectRatio', 'none');
-    const rendered = new Resvg(serializeSvg({ ...root, attributes: probe }), { font: { loadSystemFonts: false } }).render();
-    const image = { width: rendered.width, height: rendered.height, pixels: Buffer.from(rendered.pixels) };
+    const image = render(serializeSvg({ ...root, attributes: probe }));
     const subject = subjectBox(image);
     if (subject) {
       const crop = withMargin(subject, CROP_MARGIN, image);

@@ -44,11 +44,11 @@ const VTRACER_DEFAULTS: Config = {
 };
 
 /** What each reasoning effort buys: the resolution traced at and the detail kept. */
-const EFFORT: Record<ReasoningEffort, { maxSide: number; bilevelScale: number; speckle: number; photoSpeckle: number }> = {
-  low: { maxSide: 512, bilevelScale: 1, speckle: 6, photoSpeckle: 4 },
-  medium: { maxSide: 1024, bilevelScale: 2, speckle: 4, photoSpeckle: 2 },
-  high: { maxSide: 1536, bilevelScale: 2, speckle: 3, photoSpeckle: 2 },
-  xhigh: { maxSide: 2048, bilevelScale: 3, speckle: 2, photoSpeckle: 1 },
+const EFFORT: Record<ReasoningEffort, { maxSide: number; pixelArtMaxSide: number; bilevelScale: number; speckle: number; photoSpeckle: number }> = {
+  low: { maxSide: 512, pixelArtMaxSide: 128, bilevelScale: 1, speckle: 6, photoSpeckle: 4 },
+  medium: { maxSide: 1024, pixelArtMaxSide: 256, bilevelScale: 2, speckle: 4, photoSpeckle: 2 },
+  high: { maxSide: 1536, pixelArtMaxSide: 384, bilevelScale: 2, speckle: 3, photoSpeckle: 2 },
+  xhigh: { maxSide: 2048, pixelArtMaxSide: 512, bilevelScale: 3, speckle: 2, photoSpeckle: 1 },
 };
 
 /** Share of soft (shadow, glow) pixels from which they are traced as translucent layers. */
@@ -194,15 +194,18 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
   let background: string | undefined;
   let decimals = 1;
 
+  // Pixel art is small once its blocks are cells; a large grid of blocks (an upscaled noise
+  // image, say) would trace every cell, so it takes the general path and its size cap.
   const block = pixelBlockSize(image);
-  if (block >= 2) {
+  if (block >= 2 && Math.max(image.width, image.height) / block <= effort.pixelArtMaxSide) {
     image = downsampleBlocks(image, block);
     shapes = await vtrace(hardAlpha(image), { ...VTRACER_DEFAULTS, mode: PATH_MODE.none, filterSpeckle: 0, colorPrecision: 8, layerDifference: 1 });
     decimals = 0;
   } else {
     if (Math.max(image.width, image.height) > effort.maxSide) {
-      const scale = effort.maxSide / Math.max(image.width, image.height);
-      image = await resizeRgba(image, Math.round(image.width * scale), Math.round(image.height * scale));
+      // outputSize keeps both sides at least 1 px, so a 1×4096 strip still traces.
+      const traced = outputSize(image, effort.maxSide);
+      image = await resizeRgba(image, traced.width, traced.height);
     }
     const alpha = alphaProfile(image);
     const softened = alpha.softShare > SOFT_SHARE;

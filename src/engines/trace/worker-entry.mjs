@@ -1,7 +1,8 @@
-// A tracer thread's entry: the sources are TypeScript, so each thread registers tsx itself
-// (threads do not inherit loader hooks registered at run time by bin/inkwell.js).
+// A tracer process's entry: the sources are TypeScript, so the process registers tsx itself
+// (it is started without the parent's flags).
 import { register } from 'tsx/esm/api';
+import workerpool from 'workerpool';
 
 register();
 const { default: runTraceTask } = await import('./worker.ts');
-export default runTraceTask;
+workerpool.worker({ trace: (task) => runTraceTask(task, () => workerpool.workerEmit('accepted')) });

@@ -1,12 +1,21 @@
 import type { TraceOutcome, TraceTask } from './job.ts';
 import { cropRgba, decodeRgba, subjectBox, UndecodableImageError, withMargin } from './raster.ts';
-import { CROP_MARGIN, normalizeSvgInput } from './svg-input.ts';
+import { CROP_MARGIN, normalizeSvgInput, UnrenderableSvgError } from './svg-input.ts';
 import { traceImage } from './tracer.ts';
 
-/** Runs in a tracer thread: decode, crop, trace or normalize. Never touches the network. */
-export default async function runTraceTask(task: TraceTask): Promise<TraceOutcome> {
+/**
+ * Runs in a tracer process: decode, crop, trace or normalize. Never touches the network.
+ * `accepted` is called once the input is known to be usable (decoded, or rendered for
+ * auto_crop), so the request can still refuse it as a plain 400 before its stream starts.
+ */
+export default async function runTraceTask(task: TraceTask, accepted: () => void): Promise<TraceOutcome> {
   if (task.input.kind === 'svg') {
-    return { ok: true, svg: normalizeSvgInput(task.input.markup, task) };
+    try {
+      return { ok: true, svg: normalizeSvgInput(task.input.markup, task) };
+    } catch (error) {
+      if (error instanceof UnrenderableSvgError) return { ok: false, reason: 'unrenderable', detail: error.message };
+      throw error;
+    }
   }
   let image;
   try {
@@ -15,6 +24,7 @@ export default async function runTraceTask(task: TraceTask): Promise<TraceOutcom
     if (error instanceof UndecodableImageError) return { ok: false, reason: 'undecodable', detail: error.message };
     throw error;
   }
+  accepted();
   if (task.autoCrop) {
     const subject = subjectBox(image);
     if (subject) image = cropRgba(image, withMargin(subject, CROP_MARGIN, image));
