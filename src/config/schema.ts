@@ -141,7 +141,7 @@ export const ConfigSchema = Type.Object(
         workers: Type.Integer({ minimum: 0, maximum: 256, default: 0, description: 'Tracer worker processes; 0 = one per CPU core.' }),
         queue: Type.Integer({ minimum: 0, maximum: 10_000, default: 0, description: 'Jobs waiting for a worker; 0 = four per worker.' }),
         timeout_ms: Type.Integer({
-          minimum: 100,
+          minimum: 1_000,
           maximum: 3_600_000,
           default: 60_000,
           description: 'Longest a job may run; beyond it its worker is killed and the request gets 504.',

@@ -12,7 +12,8 @@ const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransfor
  * every url( reads only up to its own `)`, so a value of any length costs linear time.
  */
 function hasExternalUrl(value: string): boolean {
-  const lower = value.toLowerCase();
+  // ASCII only: toLowerCase() turns 'İ' into two characters, which would shift every index.
+  const lower = value.replace(/[A-Z]/g, (c) => c.toLowerCase());
   for (let at = lower.indexOf('url('); at >= 0; ) {
     const close = lower.indexOf(')', at + 4);
     if (close < 0) return true;

@@ -189,6 +189,8 @@ describe('finishSvg removes unsafe CSS', () => {
     'fill:url(url(#a))',
     'fill:url("#a)',
     "fill:url('#a\"')",
+    // 'İ' lower-cases to two characters; a case-folded copy of the value must not shift indexes.
+    'x:İİİİİİİİİİİİİİİİ;fill:url(//evil.example/p#a)',
   ];
 
   for (const css of hostileStyles) {

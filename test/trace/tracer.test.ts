@@ -191,6 +191,42 @@ describe('the tracer pool', () => {
     }
   });
 
+  it('frees the queue slot of a job whose client left, so the next job is not refused', async () => {
+    const own = new TracePool({ workers: 1, queue: 1, timeout_ms: 600_000 });
+    try {
+      const noise = await sharp(randomBytes(768 * 768 * 3), { raw: { width: 768, height: 768, channels: 3 } }).png().toBuffer();
+      const small = await sharp({ create: { width: 32, height: 32, channels: 4, background: '#f00' } }).png().toBuffer();
+      const busyLeaving = new AbortController();
+      const busy = own.run({ input: { kind: 'raster', bytes: noise }, autoCrop: false, effort: 'xhigh' }, busyLeaving.signal);
+      const leaving = new AbortController();
+      const queued = own.run({ input: { kind: 'raster', bytes: small }, autoCrop: false, effort: 'low' }, leaving.signal);
+      leaving.abort(new Error('left'));
+      await assert.rejects(queued, /left/);
+      const next = own.run({ input: { kind: 'raster', bytes: small }, autoCrop: false, effort: 'low' }, new AbortController().signal);
+      busyLeaving.abort(new Error('done waiting'));
+      await assert.rejects(busy, /done waiting/);
+      assert.equal((await next).ok, true);
+    } finally {
+      await own.close();
+    }
+  });
+
+  // The timeout turns a stuck queue (a hang) into a failure.
+  it('keeps serving the queue after a worker is killed from outside mid-job, and closes afterwards', { timeout: 60_000 }, async () => {
+    const own = new TracePool({ workers: 1, queue: 2, timeout_ms: 600_000 });
+    const noise = await sharp(randomBytes(1024 * 1024 * 3), { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+    const small = await sharp({ create: { width: 32, height: 32, channels: 4, background: '#f00' } }).png().toBuffer();
+    const doomed = own.run({ input: { kind: 'raster', bytes: noise }, autoCrop: false, effort: 'xhigh' }, new AbortController().signal, () => {
+      for (const pid of workerPids(own)) process.kill(pid, 'SIGKILL');
+    });
+    const queued = own.run({ input: { kind: 'raster', bytes: small }, autoCrop: false, effort: 'low' }, new AbortController().signal);
+    await assert.rejects(doomed, (error) => error instanceof ApiError && error.code === 'model_error');
+    assert.equal((await queued).ok, true);
+    for (const pid of workerPids(own)) process.kill(pid, 'SIGKILL'); // an idle worker dies too
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await own.close();
+  });
+
   it('reports an undecodable image instead of failing the thread', async () => {
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123' } }).png().toBuffer();
     const outcome = await pool.run({ input: { kind: 'raster', bytes: png.subarray(0, png.length - 30) }, autoCrop: false, effort: 'low' }, new AbortController().signal);
