@@ -212,7 +212,7 @@ describe('the tracer pool', () => {
   });
 
   // The timeout turns a stuck queue (a hang) into a failure.
-  it('keeps serving the queue after a worker is killed from outside mid-job, and closes afterwards', { timeout: 60_000 }, async () => {
+  it('keeps serving after a worker is killed from outside, mid-job or idle, and closes afterwards', { timeout: 60_000 }, async () => {
     const own = new TracePool({ workers: 1, queue: 2, timeout_ms: 600_000 });
     const noise = await sharp(randomBytes(1024 * 1024 * 3), { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
     const small = await sharp({ create: { width: 32, height: 32, channels: 4, background: '#f00' } }).png().toBuffer();
@@ -223,6 +223,9 @@ describe('the tracer pool', () => {
     await assert.rejects(doomed, (error) => error instanceof ApiError && error.code === 'model_error');
     assert.equal((await queued).ok, true);
     for (const pid of workerPids(own)) process.kill(pid, 'SIGKILL'); // an idle worker dies too
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await own.run({ input: { kind: 'raster', bytes: small }, autoCrop: false, effort: 'low' }, new AbortController().signal)).ok, true);
+    for (const pid of workerPids(own)) process.kill(pid, 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 100));
     await own.close();
   });

@@ -5,8 +5,9 @@ import { traceImage } from './tracer.ts';
 
 /**
  * Runs in a tracer process: decode, crop, trace or normalize. Never touches the network.
- * `accepted` is called once the input is known to be usable (decoded, or rendered for
- * auto_crop), so the request can still refuse it as a plain 400 before its stream starts.
+ * `accepted` is called once a raster input has decoded, so undecodable data can still be
+ * refused as a plain 400 before the stream starts; an SVG input is never announced early (its
+ * normalization is the whole job, and its result or refusal comes back first).
  */
 export default async function runTraceTask(task: TraceTask, accepted: () => void): Promise<TraceOutcome> {
   if (task.input.kind === 'svg') {
