@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { bootstrapIfFirstStart, type BootstrapResult } from './accounts/bootstrap.ts';
 import { buildApp } from './app.ts';
+import { RenderPool } from './engines/render/pool.ts';
 import { TracePool } from './engines/trace/pool.ts';
 import { MediaInputs } from './media/inputs.ts';
 import { buildCatalog } from './config/catalog.ts';
@@ -15,22 +16,31 @@ import { Limits } from './limits/limits.ts';
 import { CachedOverrides } from './limits/overrides.ts';
 import { connectRedis } from './limits/redis.ts';
 import { redactUrl } from './config/redact-url.ts';
+import { logSerializers, redactKeys } from './http/log-redaction.ts';
+import { listenForScrapes, type MetricsListener } from './observability/metrics-listener.ts';
+import { Metrics } from './observability/metrics.ts';
 import { openStore, type Store } from './store/index.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   url: string;
+  /** Where Prometheus scrapes, when metrics are on (config metrics.port). */
+  metricsUrl?: string;
   /** Set on the first start of an empty database: the secrets to show once. */
   bootstrap?: BootstrapResult;
   close(): Promise<void>;
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({
+export function createLogger(config: Pick<Config, 'log'>, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level: config.log.level,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.secret'], censor: '[redacted]' },
-  });
+    serializers: logSerializers,
+    // The last word on every line, whatever put a key into it (a message, an error, a path).
+    hooks: { streamWrite: redactKeys },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export interface StartOptions {
@@ -48,8 +58,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   let app: FastifyInstance | undefined;
   let tracePool: TracePool | undefined;
+  let renderPool: RenderPool | undefined;
+  let metricsListener: MetricsListener | undefined;
+  // One registry per server: tests run several in one process.
+  const metrics = config.metrics.port === undefined ? undefined : new Metrics({ millicentsPerCredit: config.billing.millicents_per_credit });
   const release = async () => {
+    await metricsListener?.close();
     await tracePool?.close();
+    await renderPool?.close();
     await lease.stop();
     redis?.disconnect();
     await store.close();
@@ -61,19 +77,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       config.limits,
       new Counters(config.limits.redis_prefix, redis),
       new CachedOverrides((organizationId) => store.limitOverrides.forOrganization(organizationId)),
+      metrics,
     );
-    const billing = new Billing(store, instanceId);
+    const billing = new Billing(store, instanceId, lease.unsettled, metrics);
     const catalog = buildCatalog(config, builtinCatalogEntries(config));
     const media = new MediaInputs({
       allowLoopback: config.media.allow_loopback_urls,
       connectTimeoutMs: config.media.fetch_connect_timeout_ms,
       totalTimeoutMs: config.media.fetch_timeout_ms,
     });
-    tracePool = new TracePool(config.trace);
-    const engines = createEngineRegistry(config, catalog.all(), { media, tracePool });
-    const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger });
+    const traces = new TracePool(config.trace);
+    tracePool = traces;
+    metrics?.watchTraceQueue(() => traces.waiting);
+    renderPool = new RenderPool();
+    const engines = createEngineRegistry(config, catalog.all(), { media, tracePool, renderPool, logger, upstreamCalls: metrics });
+    const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger, metrics });
     app = built;
     await built.listen({ host: config.server.host, port: config.server.port });
+    if (metrics) metricsListener = await listenForScrapes(metrics, config.metrics.host ?? config.server.host, config.metrics.port!);
     // Only once the port is ours: secrets created by a start that cannot listen would never be shown.
     const bootstrap = await bootstrapIfFirstStart(
       store,
@@ -89,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         limits: config.redis_url ? redactUrl(config.redis_url, 'redis') : 'memory',
         instance: instanceId,
         models: catalog.all().length,
+        metrics: metricsListener?.url ?? 'off',
       },
       'inkwell ready',
     );
@@ -96,6 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app: built,
       store,
       url: `http://${host}:${port}`,
+      metricsUrl: metricsListener?.url,
       bootstrap,
       close: async () => {
         await built.close();

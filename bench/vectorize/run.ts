@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { vectorizeRaw } from '@neplex/vectorizer';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
-import { traceImage, type RgbaImage } from '../../src/engines/trace/tracer.ts';
+import type { RgbaImage } from '../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../src/engines/trace/tracer.ts';
 import type { ReasoningEffort } from '../../src/contract/common.ts';
 import { BENCH_DIR, CACHE_DIR, CATEGORIES, IMAGES_DIR, loadSet, type ManifestEntry } from './build-set.ts';
 

@@ -1,6 +1,7 @@
 import { WILDCARD, type AuthRequirement, type KeyEnvironment, type KeyKind } from '../contract/auth.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { Store } from '../store/index.ts';
+import type { OrganizationStatus } from '../store/tables.ts';
 import { hashesEqual, hashSecret, KEY_PATTERN } from './keys.ts';
 
 /** Who is calling: resolved from the bearer key on every request. */
@@ -8,7 +9,7 @@ export interface Principal {
   keyId: string;
   organizationId: string;
   /** The organization's status when the key was read (this request). */
-  organizationStatus: string;
+  organizationStatus: OrganizationStatus;
   kind: KeyKind;
   environment: KeyEnvironment | null;
   scopes: ReadonlySet<string>;

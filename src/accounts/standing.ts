@@ -1,8 +1,9 @@
 import { ApiError, type ErrorCode } from '../contract/errors.ts';
+import type { OrganizationStatus } from '../store/tables.ts';
 import type { Principal } from './principal.ts';
 
 /** Organization states that stop live billing, and the 402 each answers with. */
-const FUNDING_CODES: Record<string, ErrorCode> = {
+const FUNDING_CODES: Partial<Record<OrganizationStatus, ErrorCode>> = {
   funding_pending: 'funding_pending',
   payment_method_required: 'funding_payment_method_required',
   payment_action_required: 'funding_payment_action_required',

@@ -1,9 +1,21 @@
 import { ApiError } from '../contract/errors.ts';
-import type { TokenUsage } from '../engines/engine.ts';
+import type { TokenUsage } from '../contract/usage.ts';
 import { InsufficientBalance } from '../store/ledger.ts';
 import type { Store } from '../store/index.ts';
 import type { Reservation } from '../store/reservations.ts';
 import { addUsage, chargeFor, type Delivered, type Pricing } from './pricing.ts';
+import type { RetryableSettlement, UnsettledHolds } from './unsettled.ts';
+
+/** Pauses before each further attempt of a failed settlement on the request itself (about 1 s in all). */
+const SETTLE_RETRY_DELAYS_MS = [50, 200, 800];
+
+/** How a hold ended: closed now, or handed to the lease's sweep after its retries failed. */
+export type Settlement = { status: 'settled'; chargedMillicents: number } | { status: 'deferred' };
+
+/** Told of every charge when its reservation closes (metrics); absent when nobody listens. */
+export interface BillingObserver {
+  debited(model: string, operation: string, millicents: number): void;
+}
 
 /** One operation's claim on an organization's balance. */
 export interface ReservationPlan {
@@ -29,41 +41,79 @@ export function decideFromRecord(reservation: Reservation, tokenRemainder: numbe
  * A held reservation. Outputs are counted as they are delivered; `settle` charges them and
  * releases the rest, once, whatever way the operation ended.
  */
-export class Hold {
-  private readonly delivered: Delivered = { outputs: 0, usage: null };
-  private closing?: Promise<number>;
+export class Hold implements RetryableSettlement {
+  private delivered: Delivered = { outputs: 0, usage: null };
+  private closing?: Promise<Settlement>;
 
   constructor(
     private readonly store: Store,
     readonly reservation: Reservation,
     private readonly pricing: Pricing,
+    private readonly unsettled: UnsettledHolds,
+    private readonly observer?: BillingObserver,
   ) {}
+
+  get reservationId(): string {
+    return this.reservation.id;
+  }
 
   /**
    * Counts one delivered output. With `persist` (streams) the count is written before the
-   * output is sent, so a crash afterwards settles it instead of giving it away.
+   * output is sent, so a crash afterwards settles it instead of giving it away; if that write
+   * fails the output is not sent, so it is not counted either.
    */
   async deliver(usage: TokenUsage | undefined, persist: boolean): Promise<void> {
-    this.delivered.outputs++;
-    if (usage) this.delivered.usage = addUsage(this.delivered.usage, usage);
-    if (!persist) return;
-    await this.store.reservations.recordDelivery(
-      this.reservation.id,
-      this.delivered.outputs,
-      this.delivered.usage ? JSON.stringify(this.delivered.usage) : null,
-    );
+    const next: Delivered = { outputs: this.delivered.outputs + 1, usage: usage ? addUsage(this.delivered.usage, usage) : this.delivered.usage };
+    if (persist) await this.recordDelivered(next);
+    this.delivered = next;
   }
 
-  /** Charges what was delivered and releases the rest; returns the millicents charged. */
-  settle(): Promise<number> {
-    this.closing ??= this.store.reservations
-      .close(
-        this.reservation,
-        (reservation, remainder) => chargeFor(this.pricing, this.delivered, reservation.amount_millicents, remainder),
-        { needsRemainder: this.pricing.kind === 'tokens' },
-      )
-      .then((closed) => closed?.chargedMillicents ?? 0);
+  /**
+   * Charges what was delivered and releases the rest. Never throws: a failure is retried a few
+   * times, then handed to the lease's sweep, which settles these same delivered counts later, so
+   * an answer already produced is still sent and still charged exactly once.
+   */
+  settle(): Promise<Settlement> {
+    this.closing ??= this.settleOrDefer();
     return this.closing;
+  }
+
+  /** One attempt at closing the reservation; 0 when it was already closed (by an earlier attempt or a recovery). */
+  async attempt(): Promise<number> {
+    const closed = await this.store.reservations.close(
+      this.reservation,
+      (reservation, remainder) => chargeFor(this.pricing, this.delivered, reservation.amount_millicents, remainder),
+      { needsRemainder: this.pricing.kind === 'tokens' },
+    );
+    const charged = closed?.chargedMillicents ?? 0;
+    // Here rather than in settle(): a charge closed later by the lease's sweep is counted too.
+    if (charged > 0) this.observer?.debited(this.reservation.model, this.reservation.operation, charged);
+    return charged;
+  }
+
+  private async settleOrDefer(): Promise<Settlement> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return { status: 'settled', chargedMillicents: await this.attempt() };
+      } catch (error) {
+        const delay = SETTLE_RETRY_DELAYS_MS[failures];
+        if (delay === undefined) {
+          // Should this process die before the sweep closes it, recovery settles the recorded counts.
+          await this.recordDelivered(this.delivered).catch(() => undefined);
+          this.unsettled.add(this, error);
+          return { status: 'deferred' };
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private recordDelivered(delivered: Delivered): Promise<void> {
+    return this.store.reservations.recordDelivery(
+      this.reservation.id,
+      delivered.outputs,
+      delivered.usage ? JSON.stringify(delivered.usage) : null,
+    );
   }
 }
 
@@ -71,6 +121,9 @@ export class Billing {
   constructor(
     private readonly store: Store,
     private readonly instanceId: string,
+    /** Where a settlement that keeps failing waits for the lease's sweep (InstanceLease.unsettled). */
+    private readonly unsettled: UnsettledHolds,
+    private readonly observer?: BillingObserver,
   ) {}
 
   /** Holds the most the operation can cost, or refuses with 402 insufficient_credits. */
@@ -86,7 +139,7 @@ export class Billing {
         model: plan.model,
         operation: plan.operation,
       });
-      return new Hold(this.store, reservation, plan.pricing);
+      return new Hold(this.store, reservation, plan.pricing, this.unsettled, this.observer);
     } catch (error) {
       if (error instanceof InsufficientBalance) {
         throw new ApiError('insufficient_credits', {

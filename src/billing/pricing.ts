@@ -1,5 +1,5 @@
 import type { TokenRates } from '../contract/models.ts';
-import type { TokenUsage } from '../engines/engine.ts';
+import type { TokenUsage } from '../contract/usage.ts';
 
 /**
  * How an operation's delivered work becomes millicents, fixed when it is reserved and stored

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/index.ts';
 import { decideFromRecord } from './billing.ts';
 import type { Pricing } from './pricing.ts';
+import { UnsettledHolds } from './unsettled.ts';
 
 export interface LeaseOptions {
   /** A process silent for this long is presumed dead and its reservations are recovered. */
@@ -33,10 +34,13 @@ export async function recoverOrphanedReservations(store: Store, leaseMs: number,
 }
 
 /**
- * This process's lease: a heartbeat every third of the lease, and a sweep for orphaned
- * reservations on start and every half lease. Errors are logged, never thrown into a timer.
+ * This process's lease: a heartbeat every third of the lease, and a sweep on start and every
+ * half lease — this process's own settlements that failed, then reservations of silent
+ * processes. Errors are logged, never thrown into a timer.
  */
 export class InstanceLease {
+  /** Settlements that failed on their request: retried by every sweep until they close (Billing adds them). */
+  readonly unsettled: UnsettledHolds;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -44,7 +48,9 @@ export class InstanceLease {
     readonly instanceId: string,
     private readonly options: LeaseOptions,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.unsettled = new UnsettledHolds(logger);
+  }
 
   async start(): Promise<void> {
     await this.store.instances.heartbeat(this.instanceId);
@@ -57,15 +63,27 @@ export class InstanceLease {
       this.timers.push(timer);
     };
     every(Math.max(100, Math.floor(this.options.leaseMs / 3)), () => this.store.instances.heartbeat(this.instanceId));
-    every(Math.max(200, Math.floor(this.options.leaseMs / 2)), () =>
-      recoverOrphanedReservations(this.store, this.options.leaseMs, this.logger),
-    );
+    every(Math.max(200, Math.floor(this.options.leaseMs / 2)), () => this.sweep());
   }
 
-  /** Stops the timers and forgets this instance (its reservations were all closed by then). */
+  /** One sweep: this process's unsettled holds (each error is logged, none stops the rest), then orphans. */
+  async sweep(): Promise<void> {
+    await this.unsettled.retry();
+    await recoverOrphanedReservations(this.store, this.options.leaseMs, this.logger);
+  }
+
+  /**
+   * Stops the timers, tries the unsettled holds a last time and forgets this instance. A hold
+   * still failing is then closed by another process's sweep (or the next start) from the
+   * deliveries recorded on its row.
+   */
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
+    await this.unsettled.retry();
+    if (this.unsettled.size > 0) {
+      this.logger?.error({ reservations: this.unsettled.size }, 'stopping with unsettled reservations; recovery will close them');
+    }
     await this.store.instances.remove(this.instanceId).catch(() => undefined);
   }
 }

@@ -1,4 +1,6 @@
-/** How commands talk to the terminal: a human table or, with --json, one JSON document. */
+// How commands talk to the terminal: a human table or, with --json, one JSON document.
+
+/** A failure the user caused or can fix: printed as its message alone, exit code 1. */
 export class CliError extends Error {
   override name = 'CliError';
 }
@@ -37,21 +39,6 @@ export function parseCredits(raw: string, millicentsPerCredit: number, { allowZe
   if (millicents > BigInt(Number.MAX_SAFE_INTEGER)) throw new CliError(`${raw} credits is too large`);
   if (millicents === 0n && !allowZero) throw new CliError('the amount must be more than zero');
   return Number(millicents);
-}
-
-/**
- * Millicents as credits, exactly when a credit is a power of ten millicents: as many decimals as
- * one millicent needs (at least 3), so 1 millicent at 100 000 per credit is 0.00001, not 0.
- */
-export function formatCredits(millicents: number, millicentsPerCredit: number): string {
-  const digits = Math.max(3, Math.ceil(Math.log10(millicentsPerCredit)));
-  const scale = 10n ** BigInt(digits);
-  const per = BigInt(millicentsPerCredit);
-  // Rounded half up to `digits` decimals.
-  const scaled = (BigInt(Math.abs(millicents)) * scale * 2n + per) / (2n * per);
-  const fraction = (scaled % scale).toString().padStart(digits, '0').replace(/0+$/, '');
-  const sign = millicents < 0 && scaled !== 0n ? '-' : '';
-  return `${sign}${scaled / scale}${fraction ? `.${fraction}` : ''}`;
 }
 
 export function formatTime(ms: number | null): string | null {

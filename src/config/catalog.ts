@@ -1,4 +1,5 @@
 import type { Model, Operation, SvgOperation } from '../contract/models.ts';
+import { ConfigError } from './load.ts';
 import type { CatalogEntry, Config } from './schema.ts';
 
 /** One model as the service knows it: its config entry and its wire Model object. */
@@ -93,10 +94,21 @@ export class Catalog {
   }
 }
 
-/** Built-in entries first; a configured entry with the same id replaces the built-in one. */
+/**
+ * Built-in entries first; a configured entry with the same id replaces the built-in one. An
+ * entry that lists open_responses must be token-priced: each Responses request is metered and
+ * billed by its tokens (spec rule 6), and a fixed-credit entry has no price for it.
+ */
 export function buildCatalog(config: Config, builtin: CatalogEntry[]): Catalog {
   const entries = new Map<string, CatalogEntry>();
   if (config.catalog.include_builtin) for (const entry of builtin) entries.set(entry.id, entry);
   for (const entry of config.catalog.models) entries.set(entry.id, entry);
+  for (const entry of entries.values()) {
+    if (entry.operations.includes('open_responses') && entry.billing.kind !== 'token_usage') {
+      throw new ConfigError(
+        `Model ${entry.id} lists open_responses but is billed ${entry.billing.kind}: Responses are billed by measured tokens, so give it billing: { kind: token_usage, rates: … } or remove open_responses from its operations.`,
+      );
+    }
+  }
   return new Catalog([...entries.values()], config.billing.millicents_per_credit);
 }

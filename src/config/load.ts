@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { createAjv } from '../contract/validator.ts';
-import { ConfigSchema, type Config } from './schema.ts';
+import { BUILTIN_UPSTREAM_KEY, ConfigSchema, type Config } from './schema.ts';
 import { SETTINGS, type Setting } from './settings.ts';
 
 export class ConfigError extends Error {
@@ -94,5 +94,17 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       : error?.message ?? 'invalid';
     throw new ConfigError(`Invalid configuration${file ? ` (${file})` : ''} at ${where}: ${detail}`);
   }
-  return deepFreeze(config as Config);
+  const validated = config as Omit<Config, 'secrets'>;
+  return deepFreeze({ ...validated, secrets: secretsOf(validated, env) });
+}
+
+/** The environment variables the catalog's `api_key_env` options name, and the built-in upstream key. */
+function secretsOf(config: Omit<Config, 'secrets'>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const entry of config.catalog.models) {
+    const name = entry.options.api_key_env;
+    if (typeof name === 'string' && env[name] !== undefined && env[name] !== '') secrets[name] = env[name]!;
+  }
+  if (config.upstream.api_key !== undefined) secrets[BUILTIN_UPSTREAM_KEY] = config.upstream.api_key;
+  return secrets;
 }

@@ -2,8 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MODALITIES, OPERATIONS, SAMPLING_PARAMETERS, TokenRates } from '../contract/models.ts';
 import { StringEnum } from '../contract/schema-helpers.ts';
 
-/** The configuration file's shape (JSON or YAML, snake_case keys). Defaults fill what is left out. */
-
 const Credits = Type.Integer({ minimum: 0 });
 
 export const CatalogEntry = Type.Object(
@@ -93,6 +91,10 @@ export type LimitsConfig = Static<typeof LimitsSchema>;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * The configuration file's shape (JSON or YAML, snake_case keys). Defaults fill what is left out;
+ * this is the only place they are written (`serve --help` reads them from here).
+ */
 export const ConfigSchema = Type.Object(
   {
     data_dir: Type.String({ minLength: 1, default: './data' }),
@@ -112,6 +114,19 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     log: Type.Object({ level: StringEnum(LOG_LEVELS, { default: 'info' }) }, { additionalProperties: false, default: {} }),
+    metrics: Type.Object(
+      {
+        port: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 65535,
+            description: 'Serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one); unset, no metrics are served.',
+          }),
+        ),
+        host: Type.Optional(Type.String({ minLength: 1, description: 'Address of the metrics listener; unset, the API\'s server.host.' })),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     billing: Type.Object(
       {
         millicents_per_credit: Type.Integer({ minimum: 1, default: 1000 }),
@@ -166,6 +181,7 @@ export const ConfigSchema = Type.Object(
         base_url: Type.String({ minLength: 1, default: 'http://127.0.0.1:11434/v1' }),
         model: Type.String({ minLength: 1, default: 'qwen2.5-coder:7b' }),
         api_key: Type.Optional(Type.String({ minLength: 1 })),
+        vision: Type.Boolean({ default: false }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -179,4 +195,12 @@ export const ConfigSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type Config = Static<typeof ConfigSchema>;
+/**
+ * The validated settings, plus the secrets the catalog names: `secrets[NAME]` is the value of
+ * the environment variable an entry's `options.api_key_env` names (read by loadConfig, since
+ * nothing else reads the environment), and INKWELL_UPSTREAM_API_KEY is the built-in entries' key.
+ */
+export type Config = Static<typeof ConfigSchema> & { readonly secrets: Readonly<Record<string, string>> };
+
+/** The name under which the built-in entries' upstream key is kept in `secrets`. */
+export const BUILTIN_UPSTREAM_KEY = 'INKWELL_UPSTREAM_API_KEY';

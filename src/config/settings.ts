@@ -1,6 +1,8 @@
+import { ConfigSchema, LOG_LEVELS } from './schema.ts';
+
 /**
- * Every deployment setting that can come from the environment or a command-line flag, in one
- * table: `serve --help`, the environment reader and the README are all derived from it.
+ * A deployment setting that can come from the environment or a command-line flag. SETTINGS lists
+ * them all: `serve --help` and the environment reader are derived from it.
  */
 export interface Setting {
   /** Path in the config file, e.g. `server.port`. */
@@ -9,6 +11,7 @@ export interface Setting {
   flag: string;
   /** Placeholder shown in --help, e.g. `<port>`; absent for boolean switches. */
   argument?: string;
+  /** Help text; `{default}` stands for the schema's default, so no default is written twice. */
   description: string;
   parse: (raw: string) => unknown;
   /** Commands other than `serve` accept it too (data location). */
@@ -34,13 +37,38 @@ const list = (raw: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-export const SETTINGS: Setting[] = [
+/** The config schema's default of a path such as `server.port`. */
+function schemaDefault(path: string): unknown {
+  let schema: unknown = ConfigSchema;
+  for (const key of path.split('.')) schema = (schema as { properties: Record<string, unknown> }).properties[key];
+  return (schema as { default?: unknown }).default;
+}
+
+/** A default as help text writes it: switches on/off, an empty list none. */
+function shownDefault(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value) && value.length === 0) return 'none';
+  return String(value);
+}
+
+/** The log levels as help text lists them, the default marked: `fatal, …, info (default), … or silent.` */
+function logLevelsHelp(): string {
+  const names = LOG_LEVELS.map((level) => (level === schemaDefault('log.level') ? `${level} (default)` : level));
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}.`;
+}
+
+const withDefault = (setting: Setting): Setting => ({
+  ...setting,
+  description: setting.description.replace('{default}', () => shownDefault(schemaDefault(setting.path))),
+});
+
+export const SETTINGS: Setting[] = ([
   {
     path: 'data_dir',
     env: 'INKWELL_DATA_DIR',
     flag: '--data-dir',
     argument: '<dir>',
-    description: 'Directory of the embedded SQLite database (default ./data).',
+    description: 'Directory of the embedded SQLite database (default {default}).',
     parse: text,
     everyCommand: true,
   },
@@ -61,15 +89,15 @@ export const SETTINGS: Setting[] = [
     description: 'redis://… to keep rate-limit counters in Redis, shared by every replica (default: in process memory).',
     parse: text,
   },
-  { path: 'server.host', env: 'INKWELL_HOST', flag: '--host', argument: '<host>', description: 'Address to listen on (default 127.0.0.1).', parse: text },
-  { path: 'server.port', env: 'INKWELL_PORT', flag: '--port', argument: '<port>', description: 'Port to listen on (default 8080; 0 picks a free one).', parse: integer },
+  { path: 'server.host', env: 'INKWELL_HOST', flag: '--host', argument: '<host>', description: 'Address to listen on (default {default}).', parse: text },
+  { path: 'server.port', env: 'INKWELL_PORT', flag: '--port', argument: '<port>', description: 'Port to listen on (default {default}; 0 picks a free one).', parse: integer },
   {
     path: 'server.body_bytes_in_flight',
     env: 'INKWELL_BODY_BYTES_IN_FLIGHT',
     flag: '--body-bytes-in-flight',
     argument: '<bytes>',
     description:
-      'Most request-body bytes being received and parsed at once across all requests (default 536870912). ' +
+      'Most request-body bytes being received and parsed at once across all requests (default {default}). ' +
       'A request that would exceed it gets 429 rate_limit_exceeded with Retry-After.',
     parse: integer,
   },
@@ -78,7 +106,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_REQUEST_TIMEOUT_MS',
     flag: '--request-timeout',
     argument: '<ms>',
-    description: 'Deadline for receiving a whole request (default 300000; 0 disables).',
+    description: 'Deadline for receiving a whole request (default {default}; 0 disables).',
     parse: integer,
   },
   {
@@ -86,7 +114,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_KEEP_ALIVE_TIMEOUT_MS',
     flag: '--keep-alive-timeout',
     argument: '<ms>',
-    description: 'Idle keep-alive connection timeout (default 72000).',
+    description: 'Idle keep-alive connection timeout (default {default}).',
     parse: integer,
   },
   {
@@ -94,14 +122,14 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_SHUTDOWN_GRACE_MS',
     flag: '--shutdown-grace',
     argument: '<ms>',
-    description: 'How long in-flight requests may finish after SIGTERM (default 10000).',
+    description: 'How long in-flight requests may finish after SIGTERM (default {default}).',
     parse: integer,
   },
   {
     path: 'server.trust_proxy',
     env: 'INKWELL_TRUST_PROXY',
     flag: '--trust-proxy',
-    description: 'Trust X-Forwarded-* headers from a reverse proxy (default off).',
+    description: 'Trust X-Forwarded-* headers from a reverse proxy (default {default}).',
     parse: boolean,
   },
   {
@@ -109,14 +137,14 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_CORS_ORIGINS',
     flag: '--cors-origins',
     argument: '<list>',
-    description: 'Comma-separated origins allowed by CORS (default none: keys belong server-side).',
+    description: 'Comma-separated origins allowed by CORS (default {default}: keys belong server-side).',
     parse: list,
   },
   {
     path: 'media.allow_loopback_urls',
     env: 'INKWELL_ALLOW_LOOPBACK_URLS',
     flag: '--allow-loopback-urls',
-    description: 'Let image and SVG URL inputs reach 127.0.0.0/8 and ::1, for local use (default off; all other private ranges stay blocked).',
+    description: 'Let image and SVG URL inputs reach 127.0.0.0/8 and ::1, for local use (default {default}; all other private ranges stay blocked).',
     parse: boolean,
   },
   {
@@ -124,7 +152,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_TRACE_WORKERS',
     flag: '--trace-workers',
     argument: '<n>',
-    description: 'Worker processes that decode and trace images (default 0 = one per CPU core).',
+    description: 'Worker processes that decode and trace images (default {default} = one per CPU core).',
     parse: integer,
   },
   {
@@ -132,7 +160,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_TRACE_QUEUE',
     flag: '--trace-queue',
     argument: '<n>',
-    description: 'Tracing jobs that may wait for a worker before new ones get 503 (default 0 = four per worker).',
+    description: 'Tracing jobs that may wait for a worker before new ones get 503 (default {default} = four per worker).',
     parse: integer,
   },
   {
@@ -140,7 +168,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_TRACE_TIMEOUT_MS',
     flag: '--trace-timeout-ms',
     argument: '<ms>',
-    description: 'Longest a tracing job may run before its worker is killed and the request gets 504 (default 60000).',
+    description: 'Longest a tracing job may run before its worker is killed and the request gets 504 (default {default}).',
     parse: integer,
   },
   {
@@ -148,16 +176,32 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_LOG_LEVEL',
     flag: '--log-level',
     argument: '<level>',
-    description: 'fatal, error, warn, info (default), debug, trace or silent.',
+    description: logLevelsHelp(),
     parse: text,
     everyCommand: true,
+  },
+  {
+    path: 'metrics.port',
+    env: 'INKWELL_METRICS_PORT',
+    flag: '--metrics-port',
+    argument: '<port>',
+    description: 'Serve Prometheus metrics at GET /metrics on this port, never on the API port (default: off; 0 picks a free one).',
+    parse: integer,
+  },
+  {
+    path: 'metrics.host',
+    env: 'INKWELL_METRICS_HOST',
+    flag: '--metrics-host',
+    argument: '<host>',
+    description: 'Address of the metrics listener (default: the --host address).',
+    parse: text,
   },
   {
     path: 'billing.starter_credits',
     env: 'INKWELL_STARTER_CREDITS',
     flag: '--starter-credits',
     argument: '<credits>',
-    description: 'Credits granted to the organization created on the first start (default 1000).',
+    description: 'Credits granted to the organization created on the first start (default {default}).',
     parse: integer,
   },
   {
@@ -165,7 +209,7 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_UPSTREAM_BASE_URL',
     flag: '--upstream-base-url',
     argument: '<url>',
-    description: 'OpenAI-compatible server of the built-in model entries (default http://127.0.0.1:11434/v1, Ollama).',
+    description: 'OpenAI-compatible server of the built-in model entries (default {default}, Ollama).',
     parse: text,
     everyCommand: true,
   },
@@ -174,8 +218,16 @@ export const SETTINGS: Setting[] = [
     env: 'INKWELL_UPSTREAM_MODEL',
     flag: '--upstream-model',
     argument: '<name>',
-    description: 'Upstream model name behind the built-in entries (default qwen2.5-coder:7b).',
+    description: 'Upstream model name behind the built-in entries (default {default}).',
     parse: text,
+    everyCommand: true,
+  },
+  {
+    path: 'upstream.vision',
+    env: 'INKWELL_UPSTREAM_VISION',
+    flag: '--upstream-vision',
+    description: 'The built-in entries\' model takes image input: references are sent to it, and it reviews edits (default {default}).',
+    parse: boolean,
     everyCommand: true,
   },
   {
@@ -186,4 +238,4 @@ export const SETTINGS: Setting[] = [
     description: 'Bearer key sent to that upstream, if it needs one.',
     parse: text,
   },
-];
+] satisfies Setting[]).map(withDefault);

@@ -1,4 +1,4 @@
-/** Who may call what: key kinds, environments, capabilities and permissions. */
+// Who may call what: key kinds, environments, capabilities and permissions.
 
 export const KEY_KINDS = ['project', 'admin'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];

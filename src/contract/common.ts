@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { IMAGE_BASE64_MAX_LENGTH, IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, SVG_BASE64_MAX_LENGTH } from './media-size.ts';
 import { Nullable, StringEnum, TOO_LARGE } from './schema-helpers.ts';
 
-/** Request fields shared by several operations, each written once. */
+// Request fields shared by several operations, each written once.
 
 export const REASONING_EFFORTS = ['low', 'medium', 'high', 'xhigh'] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
@@ -11,7 +12,9 @@ export const Stream = Type.Boolean({ default: false, description: 'Answer with S
 export const Temperature = Type.Number({ minimum: 0, maximum: 2, default: 1 });
 export const TopP = Type.Number({ minimum: 0, maximum: 1, default: 1 });
 export const PresencePenalty = Nullable(Type.Number({ minimum: -2, maximum: 2 }), { default: 0 });
-export const MaxOutputTokens = Type.Integer({ minimum: 1, maximum: 65_536 });
+/** The most output tokens a request may ask for. */
+export const MAX_OUTPUT_TOKENS = 65_536;
+export const MaxOutputTokens = Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS });
 export const ReasoningEffortField = StringEnum(REASONING_EFFORTS, {
   description: 'Quality and speed trade-off; the model default applies when omitted.',
 });
@@ -43,9 +46,6 @@ export const HttpUrl = Type.String({
   'x-inkwell-expected': 'an http or https URL',
 });
 
-export const IMAGE_BASE64_MAX_LENGTH = 16_777_216;
-export const SVG_BASE64_MAX_LENGTH = 1_066_668;
-
 const UrlReference = Type.Object({ url: HttpUrl }, { additionalProperties: false, title: 'UrlInput' });
 
 function base64Reference(maxLength: number, title: string) {
@@ -66,7 +66,8 @@ export const ImageInput = Type.Union([UrlReference, base64Reference(IMAGE_BASE64
   title: 'ImageInput',
   'x-inkwell-expected': "an object with exactly one of 'url' or 'base64'",
   description:
-    'An image by http(s) URL or base64: png, jpeg, webp, gif or svg; decoded at most 12582912 bytes, 4096x4096 and 16777216 pixels.',
+    `An image by http(s) URL or base64: png, jpeg, webp, gif or svg; decoded at most ${IMAGE_MAX_BYTES} bytes, ` +
+    `${IMAGE_MAX_SIDE}x${IMAGE_MAX_SIDE} and ${IMAGE_MAX_PIXELS} pixels.`,
 });
 export type ImageInput = Static<typeof ImageInput>;
 
@@ -82,13 +83,3 @@ export const ReferenceItem = Type.Union([...ImageInput.anyOf, HttpUrl], {
   'x-inkwell-expected': "an object with exactly one of 'url' or 'base64', or an http or https URL string",
 });
 export type ReferenceItem = Static<typeof ReferenceItem>;
-
-export const Usage = Type.Object(
-  {
-    input_tokens: Type.Integer({ minimum: 0 }),
-    output_tokens: Type.Integer({ minimum: 0 }),
-    total_tokens: Type.Integer({ minimum: 0 }),
-  },
-  { additionalProperties: false, title: 'SvgUsage' },
-);
-export type Usage = Static<typeof Usage>;

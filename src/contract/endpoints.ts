@@ -12,10 +12,7 @@ import {
   VectorizationRequest,
 } from './svgs.ts';
 
-/**
- * The API surface in one table. Routes take their schemas and auth rule from here and the
- * OpenAPI document is generated from it, so the two cannot disagree.
- */
+/** One endpoint of the API: its route, auth rule, schemas and the error statuses it documents. */
 export interface Endpoint {
   operationId: string;
   method: 'GET' | 'POST';
@@ -36,6 +33,10 @@ export interface Endpoint {
 const INFERENCE_ERRORS = [400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503, 504];
 const READ_ERRORS = [400, 401, 403, 404, 429, 500];
 
+/**
+ * The API surface in one table. Routes take their schemas and auth rule from here and the
+ * OpenAPI document is generated from it, so the two cannot disagree.
+ */
 export const ENDPOINTS = {
   listModels: {
     operationId: 'listModels',

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './schema-helpers.ts';
 
-/** The catalog's Model object, exactly as the spec defines it. */
+// The model catalog's wire shapes.
 
 export const OPERATIONS = ['open_responses', 'svg_generate', 'svg_edit', 'svg_animate', 'svg_vectorize'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -61,6 +61,7 @@ export const LegacyPricing = Type.Object(
   { additionalProperties: false, deprecated: true, description: 'Deprecated USD strings; use pricing_credits.' },
 );
 
+/** The catalog's Model object, exactly as the spec defines it. */
 export const Model = Type.Object(
   {
     id: Type.String({ minLength: 1 }),

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ENDPOINTS, type Endpoint } from './endpoints.ts';
 import { ERROR_REGISTRY, ErrorEnvelope, type ErrorCode } from './errors.ts';
+import { requestExamplesOf } from './examples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,7 +34,8 @@ function hoist(value: unknown, schemas: Json, isRoot = false): unknown {
   return { $ref: `#/components/schemas/${name}` };
 }
 
-const HEADERS: Record<string, Json> = {
+/** Every response header the API documents (and a browser client may read when CORS is on). */
+export const RESPONSE_HEADERS: Record<string, Json> = {
   'X-Request-ID': {
     description: 'Identifier of this request; equals `request_id` in an error envelope.',
     schema: { type: 'string' },
@@ -81,14 +83,7 @@ function codesFor(status: number): ErrorCode[] {
 }
 
 const COMMON_HEADERS = ['X-Request-ID', 'X-Trace-ID'];
-const RATE_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-RateLimit-Scope',
-  'X-RateLimit-Subject',
-  'X-RateLimit-Dimension',
-];
+const RATE_HEADERS = Object.keys(RESPONSE_HEADERS).filter((name) => name.startsWith('X-RateLimit-'));
 
 function schemaName(endpoint: Endpoint, schema: TSchema, suffix: string): string {
   return typeof schema.title === 'string' ? schema.title : `${endpoint.operationId}${suffix}`;
@@ -142,7 +137,8 @@ function operation(endpoint: Endpoint, schemas: Json): Json {
   if (endpoint.description) op.description = endpoint.description;
   if (!authenticated) op.security = [];
   if (endpoint.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: name(endpoint.body, 'Request') } } };
+    const media = { schema: name(endpoint.body, 'Request'), ...requestExamplesOf(endpoint.operationId) };
+    op.requestBody = { required: true, content: { 'application/json': media } };
   }
   return op;
 }
@@ -208,7 +204,7 @@ export function buildOpenApiDocument(): Json {
           schema: { type: 'string', minLength: 1, maxLength: 256 },
         },
       },
-      headers: HEADERS,
+      headers: RESPONSE_HEADERS,
       schemas,
     },
   };

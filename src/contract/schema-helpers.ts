@@ -15,3 +15,22 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
  * prompts, images and SVG inputs.
  */
 export const TOO_LARGE = { 'x-inkwell-too-large': true } as const;
+
+/**
+ * Deepest nesting accepted in a free-form JSON value (a tool's JSON Schema, an annotation):
+ * objects and arrays, the value itself counting as level 1. Deeper values are refused so code
+ * that walks them later (JSON.stringify, a model client) cannot overflow the call stack.
+ */
+export const JSON_MAX_DEPTH = 64;
+
+/** A JSON object whose content is the caller's own: any properties, depth-bounded (validator keyword). */
+export function FreeFormObject(description: string) {
+  return Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      'x-inkwell-max-depth': JSON_MAX_DEPTH,
+      description: `${description} Objects and arrays in it nest at most ${JSON_MAX_DEPTH} levels deep (the value itself is level 1).`,
+    },
+  );
+}

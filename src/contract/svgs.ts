@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
   ImageInput,
+  MAX_OUTPUT_TOKENS,
   MaxOutputTokens,
   ModelField,
   PresencePenalty,
@@ -11,12 +12,12 @@ import {
   SvgInput,
   Temperature,
   TopP,
-  Usage,
 } from './common.ts';
 import { ErrorEnvelope } from './errors.ts';
 import { Nullable, StringEnum, TOO_LARGE } from './schema-helpers.ts';
+import { Usage } from './usage.ts';
 
-/** Request and response shapes of the four native SVG operations. */
+// Request and response shapes of the four native SVG operations.
 
 /** Prompts the spec leaves unbounded are capped here; longer ones are 413 payload_too_large. */
 export const PROMPT_MAX_LENGTH = 100_000;
@@ -75,7 +76,7 @@ export const VectorizationRequest = Type.Object(
 );
 export type VectorizationRequest = Static<typeof VectorizationRequest>;
 
-const OutputTokenSetting = Nullable(Type.Integer({ minimum: 1, maximum: 65_536 }));
+const OutputTokenSetting = Nullable(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS }));
 
 export const EditSettings = Nullable(
   Type.Object(

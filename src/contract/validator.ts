@@ -37,7 +37,35 @@ export function createAjv() {
       return present.length === 1;
     },
   });
+  ajv.addKeyword({
+    keyword: 'x-inkwell-max-depth',
+    schemaType: 'number',
+    errors: true,
+    validate: (maxDepth: number, data: unknown) => nestingWithin(data, maxDepth),
+  });
   return ajv;
+}
+
+/**
+ * Whether `value` nests at most `maxDepth` levels of objects and arrays (itself being level 1).
+ * An explicit stack, not recursion: the value may be nested far deeper than the call stack.
+ */
+export function nestingWithin(value: unknown, maxDepth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (maxDepth < 1) return false;
+  const pending: object[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const depth = depths.pop()!;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth === maxDepth) return false;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return true;
 }
 
 export type Validator<T> = (value: unknown) => T;
@@ -131,12 +159,13 @@ function quoted(param: string): string {
   return param.length > 80 ? `'${param.slice(0, 77)}...'` : `'${param}'`;
 }
 
-/** Turns Ajv's errors into the spec's envelope: a message and `param` from the body root. */
+/** Messages a schema may set instead of the generic ones. */
 export interface ValidationMessages {
   /** Messages for unknown top-level fields that deserve an explanation (e.g. unsupported options). */
   unknownFields?: Record<string, string>;
 }
 
+/** Turns Ajv's errors into the spec's envelope: a message and `param` from the body root. */
 export function validationError(errors: ErrorObject[], messages: ValidationMessages = {}): ApiError {
   const error = pickError(errors);
   if (!error) return new ApiError('invalid_request');
@@ -159,6 +188,10 @@ export function validationError(errors: ErrorObject[], messages: ValidationMessa
         return invalid(messages.unknownFields[param]!);
       }
       return invalid(`Unrecognized request argument supplied: ${param.length > 80 ? `${param.slice(0, 77)}...` : param}`);
+    case 'x-inkwell-max-depth':
+      return invalid(
+        `Invalid value for ${name}: objects and arrays may be nested at most ${parent['x-inkwell-max-depth']} levels deep.`,
+      );
     case 'x-inkwell-exactly-one': {
       const fields = (error.schema as string[]).map((f) => `'${f}'`).join(' or ');
       return new ApiError('invalid_request', { message: `Provide exactly one of ${fields} (and not null).` });

@@ -1,15 +1,12 @@
 import type { ReasoningEffort, ViewBox } from '../contract/common.ts';
 import type { ApiError } from '../contract/errors.ts';
 import type { CatalogModel } from '../config/catalog.ts';
+import type { ResponsesRequest, ResponsesStreamEvent } from '../contract/responses.ts';
+import type { TokenUsage } from '../contract/usage.ts';
 import type { ImageRef, SvgRef } from '../media/inputs.ts';
 
-/** Token counts as measured by the engine; cached and cache-write counts are part of input. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-}
+/** Engines report usage in the measured-usage type of contract/usage.ts (billing prices it). */
+export type { TokenUsage } from '../contract/usage.ts';
 
 interface SvgJobBase {
   requestId: string;
@@ -24,6 +21,8 @@ interface SvgJobBase {
   maxOutputTokens?: number;
   /** Test-mode directives from the Inkwell-Mock header; only the sandbox reads them. */
   mockHeader?: string;
+  /** The client asked for a stream: without one, nobody sees drafts or reasoning, so an engine may skip them. */
+  streaming: boolean;
   signal: AbortSignal;
 }
 
@@ -51,6 +50,14 @@ export type SvgJob =
     })
   | (SvgJobBase & { operation: 'svg_animate'; prompt?: string; source: SvgRef });
 
+/** An edit review's output cap when the request names none (`settings.orchestrator_max_output_tokens`). */
+export const REVIEW_OUTPUT_TOKENS = 1024;
+
+/** How many documents a job is to deliver: a generation's `n`, one for every other operation. */
+export function outputsOf(job: SvgJob): number {
+  return job.operation === 'svg_generate' ? job.outputs : 1;
+}
+
 /**
  * What an engine reports while it works, per output `index`. `content` is a finished output;
  * `failed` ends one output of a batch without ending the others.
@@ -64,12 +71,35 @@ export type EngineEvent =
       index: number;
       svg: string;
       usage?: TokenUsage;
+      /**
+       * An animation engine's own account of its timing. Not what the client sees: the runner
+       * measures `loop_period_ms` and `opening_animation_ms` from the delivered document.
+       */
       loopPeriodMs?: number | null;
       openingAnimationMs?: number | null;
+      /**
+       * The engine already finished the document as the runner would (the strict parser, the
+       * sanitizer, the request's viewBox), so the runner delivers it as it is.
+       */
+      finished?: true;
     }
   | { type: 'failed'; index: number; error: ApiError }
-  /** An animation's quality score; it rides on the content events that follow it. */
+  /**
+   * An animation's svg_score from an engine whose output passes the checks by construction (the
+   * sandbox); it rides on the content events that follow it, and the runner then measures the
+   * timing without rendering frames. Engines that send none are scored by rendered checks.
+   */
   | { type: 'score'; svgScore: number | null };
+
+/** One POST /v1/responses request, validated and checked, for an engine that runs Responses. */
+export interface ResponsesJob {
+  requestId: string;
+  model: CatalogModel;
+  request: ResponsesRequest;
+  /** The checked image of each `input_image` part of the input (keyed by the part object). */
+  images: ReadonlyMap<object, ImageRef>;
+  signal: AbortSignal;
+}
 
 export interface Engine {
   /**
@@ -77,4 +107,12 @@ export interface Engine {
    * the iterator is closed early (return()) when the client goes away, and must stop its work.
    */
   runSvg(job: SvgJob): AsyncIterable<EngineEvent>;
+  /**
+   * Runs one Responses request, if the engine can: Open Responses events with increasing
+   * `sequence_number`, from `response.created` (once the model accepted the request) to a
+   * terminal `response.completed` or `response.incomplete` carrying the measured `usage`.
+   * A failure is thrown (never yielded); the operation turns it into a JSON error or, once
+   * events went out, an `error` event. Closed early (return()) when the client goes away.
+   */
+  respond?(job: ResponsesJob): AsyncIterable<ResponsesStreamEvent>;
 }

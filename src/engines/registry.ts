@@ -1,36 +1,62 @@
 import type { CatalogModel } from '../config/catalog.ts';
-import type { CatalogEntry, Config } from '../config/schema.ts';
+import { ConfigError } from '../config/load.ts';
+import { BUILTIN_UPSTREAM_KEY, type CatalogEntry, type Config } from '../config/schema.ts';
 import type { Engine } from './engine.ts';
+import type { Logger } from 'pino';
+import { createMotionEngine } from './motion/index.ts';
+import { createOpenAiCompatibleEngine, type UpstreamObserver } from './openai-compatible/index.ts';
+import type { AnimationReport } from '../svg/animation/measure.ts';
+import type { RenderPool } from './render/pool.ts';
 import { createSandboxEngine } from './sandbox/index.ts';
 import { createTraceEngine, type TraceEngineServices } from './trace/index.ts';
-import { unavailableEngine } from './unavailable.ts';
 
-/**
- * Every engine the catalog can name, and the built-in catalog entries they bring. A new engine
- * is a folder, a line in ENGINE_FACTORIES and (optionally) built-in entries.
- */
-/** Shared services an engine may use: the media loader and the tracer threads. */
-export type EngineServices = TraceEngineServices;
+/** Shared services an engine may use: the media loader, the tracer's and the renderer's worker processes. */
+export type EngineServices = TraceEngineServices & {
+  renderPool: RenderPool;
+  logger?: Logger;
+  /** Told of each call to a model server when it ends (metrics). */
+  upstreamCalls?: UpstreamObserver;
+};
 
 type EngineFactory = (entry: CatalogEntry, config: Config, services: EngineServices) => Engine;
 
+const sandboxEngine = (config: Config) => createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms });
+
+/**
+ * Every engine the catalog can name. A new engine is a folder, a line here and (optionally)
+ * built-in entries in builtinCatalogEntries.
+ */
 const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   // The sandbox as a live engine: billed and limited like a real model, for load tests and billing checks.
-  sandbox: (_entry, config) => createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms }),
-  'openai-compatible': () => unavailableEngine('the OpenAI-compatible engine is not part of this release yet.'),
+  sandbox: (_entry, config) => sandboxEngine(config),
+  'openai-compatible': (entry, config, { media, renderPool, logger, upstreamCalls }) =>
+    createOpenAiCompatibleEngine(entry, {
+      media,
+      renderer: renderPool,
+      referenceImage: async (ref, maxSide, signal) => renderPool.referenceImage(await media.loadImage(ref, signal), ref.param, maxSide, signal),
+      secret: (name) => config.secrets[name],
+      logger,
+      upstreamCalls,
+    }),
   trace: (_entry, _config, services) => createTraceEngine(services),
+  motion: (_entry, _config, { media }) => createMotionEngine({ media }),
 };
 
 export const ENGINE_NAMES = Object.keys(ENGINE_FACTORIES);
 
 /** The default catalog: models that work (or will answer 503 until their server answers) on a fresh install. */
 export function builtinCatalogEntries(config: Config): CatalogEntry[] {
-  const upstream = { base_url: config.upstream.base_url, model: config.upstream.model };
+  const upstream = {
+    base_url: config.upstream.base_url,
+    model: config.upstream.model,
+    vision: config.upstream.vision,
+    ...(config.upstream.api_key === undefined ? {} : { api_key_env: BUILTIN_UPSTREAM_KEY }),
+  };
   const chat = {
     engine: 'openai-compatible',
     owned_by: 'inkwell',
     created: 1767225600,
-    input_modalities: ['text', 'image', 'svg'],
+    input_modalities: (config.upstream.vision ? ['text', 'image', 'svg'] : ['text', 'svg']) as ('text' | 'image' | 'svg')[],
     output_modalities: ['svg', 'text'],
     supported_sampling_parameters: ['temperature', 'top_p', 'presence_penalty'],
     context_length: 32_768,
@@ -53,11 +79,26 @@ export function builtinCatalogEntries(config: Config): CatalogEntry[] {
       options: {},
     },
     {
+      id: 'inkwell-motion',
+      engine: 'motion',
+      name: 'Inkwell Motion',
+      description: 'Built-in animator: animates a supplied SVG on the server with CSS keyframes chosen from the prompt or the drawing, no model server needed.',
+      owned_by: 'inkwell',
+      created: 1767225600,
+      operations: ['svg_animate'],
+      billing: { kind: 'fixed_credit', credits: { svg_generate: 0, svg_vectorize: 0, svg_animate: 2 } },
+      input_modalities: ['text', 'svg'],
+      output_modalities: ['svg'],
+      max_references: 0,
+      options: {},
+    },
+    {
       ...chat,
       id: 'local-svg',
       name: 'Local SVG',
-      description: `SVG generation, edits, animation and Responses on ${config.upstream.model} via an OpenAI-compatible server; fixed credits per output.`,
-      operations: ['svg_generate', 'svg_edit', 'svg_animate', 'open_responses'],
+      // No open_responses: Responses are token-priced (spec rule 6); local-svg-metered serves them.
+      description: `SVG generation, edits and animation on ${config.upstream.model} via an OpenAI-compatible server; fixed credits per output.`,
+      operations: ['svg_generate', 'svg_edit', 'svg_animate'],
       billing: { kind: 'fixed_credit', credits: { svg_generate: 4, svg_vectorize: 0, svg_edit: 6, svg_animate: 8 } },
       max_references: 4,
       input_modalities: [...chat.input_modalities],
@@ -80,7 +121,7 @@ export function builtinCatalogEntries(config: Config): CatalogEntry[] {
       ...chat,
       id: 'local-svg-metered',
       name: 'Local SVG (metered)',
-      description: 'The same upstream billed by measured tokens instead of per output.',
+      description: 'The same upstream billed by measured tokens instead of per output; also serves /v1/responses.',
       operations: ['svg_generate', 'svg_edit', 'svg_animate', 'open_responses'],
       billing: { kind: 'token_usage', rates: { input: 15_000, cached_input: 1_500, cache_write: 18_750, output: 60_000 } },
       max_references: 4,
@@ -95,6 +136,8 @@ export interface EngineRegistry {
   sandbox: Engine;
   /** The live engine of a catalog model (one instance per model). */
   engineFor(model: CatalogModel): Engine;
+  /** Measures a delivered animation in the render workers (timing; with `render`, checks and svg_score). */
+  measureAnimation(svg: string, render: boolean, signal: AbortSignal): Promise<AnimationReport>;
 }
 
 export class UnknownEngineError extends Error {
@@ -109,10 +152,15 @@ export function createEngineRegistry(config: Config, models: CatalogModel[], ser
     if (!factory) {
       throw new UnknownEngineError(`Model ${entry.id} names engine "${entry.engine}"; known engines: ${ENGINE_NAMES.join(', ')}`);
     }
-    engines.set(entry.id, factory(entry, config, services));
+    const engine = factory(entry, config, services);
+    if (entry.operations.includes('open_responses') && !engine.respond) {
+      throw new ConfigError(`Model ${entry.id} lists open_responses, but its engine "${entry.engine}" does not run Responses; remove it from operations or use the openai-compatible engine.`);
+    }
+    engines.set(entry.id, engine);
   }
   return {
-    sandbox: createSandboxEngine({ slowStreamDelayMs: config.sandbox.slow_stream_delay_ms }),
+    sandbox: sandboxEngine(config),
     engineFor: (model) => engines.get(model.entry.id)!,
+    measureAnimation: (svg, render, signal) => services.renderPool.measureAnimation(svg, render, signal),
   };
 }

@@ -4,7 +4,8 @@ import type { RequestRuleName } from '../limits/rules.ts';
 import type { Catalog } from '../config/catalog.ts';
 import type { OperationDeps } from '../operations/context.ts';
 import type { Store } from '../store/index.ts';
-import type { bodyLimits } from './body-limits.ts';
+import type { maxBodyBytes } from './body-size.ts';
+import type { StreamObserver } from './sse.ts';
 
 /** What the routes are given by buildApp. */
 export interface HttpDeps {
@@ -14,6 +15,8 @@ export interface HttpDeps {
   auth: (requirement: AuthRequirement) => onRequestAsyncHookHandler;
   /** The request-rate hook of a route family (runs after auth). */
   limit: (rule: RequestRuleName) => onRequestAsyncHookHandler;
-  bodyLimits: ReturnType<typeof bodyLimits>;
+  maxBodyBytes: ReturnType<typeof maxBodyBytes>;
   millicentsPerCredit: number;
+  /** Told when event streams open and close (absent when metrics are off). */
+  streams?: StreamObserver;
 }

@@ -1,15 +1,18 @@
+import { maxHeaderSize } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toEnvelope } from '../contract/errors.ts';
 
 /**
  * Maps anything thrown while serving a request to the spec's envelope. Client mistakes caught
- * by Fastify itself (bad JSON, wrong content type, oversize body) keep their meaning; anything
- * unexpected is a logged server_error whose message reveals nothing.
+ * by Fastify itself (bad JSON, wrong content type, oversize body) or by Node's HTTP parser keep
+ * their meaning; anything unexpected is a logged server_error whose message reveals nothing.
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  const fastifyError = error as Partial<FastifyError> & { status?: number };
+  const fastifyError = error as Partial<FastifyError> & { status?: number; reason?: unknown };
   const status = fastifyError.statusCode ?? fastifyError.status;
+  const fromNode = nodeHttpError(fastifyError.code, fastifyError.reason);
+  if (fromNode) return fromNode;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('payload_too_large', { message: 'The request body is larger than this endpoint accepts.' });
@@ -31,6 +34,51 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('invalid_request', { message: 'The request could not be read.', cause: error });
   }
   return new ApiError('server_error', { cause: error });
+}
+
+const invalid = (message: string) => new ApiError('invalid_request', { message });
+
+/** Node's HTTP parser (llhttp) refusals and its request deadline, which reach us as 'clientError'. */
+function nodeHttpError(code: string | undefined, reason: unknown): ApiError | undefined {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('request_timeout', {
+        status: 408,
+        message: "The request was not received in full before the server's deadline; send the whole request without pausing.",
+      });
+    // 431 is not in the spec's table; the client must send less, which is what 413 says.
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('payload_too_large', {
+        message: `The request line and headers exceed the server's limit of ${maxHeaderSize} bytes; send fewer or shorter headers.`,
+      });
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError('payload_too_large', { message: 'The chunk extensions of the request body are too large.' });
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return invalid('The Content-Length header is not a valid non-negative integer.');
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return invalid('The Content-Length header is repeated or not allowed with this request.');
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return invalid("The Transfer-Encoding header is invalid: send either Content-Length or 'Transfer-Encoding: chunked', never both.");
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return invalid('The chunked request body is malformed: a chunk size is not hexadecimal.');
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return invalid('A header name or value contains a character that is not allowed (a control character, or a separator in a name).');
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_CONSTANT':
+      return invalid("The request line is malformed: expected 'METHOD /path HTTP/1.1'.");
+    case 'HPE_INVALID_URL':
+      return invalid('The request line is malformed: the request target contains a character that is not allowed.');
+    case 'HPE_INVALID_VERSION':
+      return invalid('The request line is malformed: only HTTP/1.0 and HTTP/1.1 with CRLF line endings are accepted.');
+    case 'HPE_INVALID_EOF_STATE':
+      return invalid('The request ended early: the client closed its sending side before the request was complete.');
+    case 'HPE_PAUSED_H2_UPGRADE':
+      return invalid('HTTP/2 without TLS is not supported; use HTTP/1.1.');
+  }
+  if (!code?.startsWith('HPE_')) return undefined;
+  // llhttp's reason is fixed text ("Expected LF after chunk data"), never request bytes; checked anyway.
+  const detail = typeof reason === 'string' && /^[\w .,'`/-]{1,100}$/.test(reason) ? ` (${reason})` : '';
+  return invalid(`The request is not valid HTTP/1.1${detail}.`);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {

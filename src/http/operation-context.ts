@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationContext } from '../operations/context.ts';
 import { principalOf } from './auth.ts';
-import { reportLimits } from './limits.ts';
+import { reportLimits } from './rate-limit-hook.ts';
+import { operationNotesOf } from './request-log.ts';
 
 /** The operation's view of a request; its signal aborts when the client disconnects early. */
 export function operationContext(request: FastifyRequest, reply: FastifyReply): OperationContext {
@@ -16,5 +17,6 @@ export function operationContext(request: FastifyRequest, reply: FastifyReply): 
     signal: controller.signal,
     mockHeader: typeof mock === 'string' ? mock : undefined,
     reportLimits: (outcomes) => reportLimits(request, reply, outcomes),
+    notes: operationNotesOf(request),
   };
 }

@@ -8,6 +8,12 @@ export interface SseFrame {
 
 const HEARTBEAT_MS = 15_000;
 
+/** Told when a stream opens and closes (the active-streams gauge). */
+export interface StreamObserver {
+  streamOpened(): void;
+  streamClosed(): void;
+}
+
 /** One message in one piece: `event:` and `data:` lines with single-line JSON, `\n` endings. */
 export function formatFrame(frame: SseFrame): string {
   const data = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data);
@@ -27,6 +33,7 @@ export async function writeEventStream(
   first: SseFrame,
   rest: AsyncIterator<SseFrame>,
   onFailure: (error: unknown) => SseFrame,
+  observer?: StreamObserver,
 ): Promise<void> {
   const res = reply.raw;
   reply.hijack();
@@ -51,6 +58,7 @@ export async function writeEventStream(
     if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
   };
 
+  observer?.streamOpened();
   try {
     await write(formatFrame(first));
     while (!closed) {
@@ -67,6 +75,7 @@ export async function writeEventStream(
     await write(DONE_FRAME);
   } finally {
     clearInterval(heartbeat);
+    observer?.streamClosed();
     if (closed) await rest.return?.(undefined);
     res.end();
   }

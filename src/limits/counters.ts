@@ -49,6 +49,23 @@ export class Counters {
     }
   }
 
+  /**
+   * Resolves when Redis answers a PING within the time given; in memory, at once. Without an
+   * offline queue a disconnected client fails at once, so the wait bounds only a silent server.
+   */
+  async ping(timeoutMs: number): Promise<void> {
+    if (!this.redis) return;
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.redis.ping(), silence]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Gives points back (a rejected admission, or an estimate larger than the measured usage). */
   async refund(rule: string, subject: string, capacity: Capacity, points: number): Promise<void> {
     if (points <= 0) return;

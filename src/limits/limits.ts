@@ -3,7 +3,7 @@ import { ApiError } from '../contract/errors.ts';
 import type { LimitsConfig } from '../config/schema.ts';
 import type { Counters, CounterState } from './counters.ts';
 import type { OverrideSource } from './overrides.ts';
-import { RULES, toCapacity, type Capacity, type RequestRuleName, type RuleName } from './rules.ts';
+import { capacityInForce, RULES, type Capacity, type RequestRuleName, type RuleName } from './rules.ts';
 
 /** Whose budget a request draws on: an organization's live budget, or its sandbox budget. */
 export interface LimitSubject {
@@ -71,6 +71,11 @@ function rejection(outcome: LimitOutcome): ApiError {
   });
 }
 
+/** Told of every refusal (metrics); absent when nobody listens. */
+export interface LimitObserver {
+  refused(rule: RuleName): void;
+}
+
 /** An admitted operation's draw on the limits, corrected or returned when the work is done. */
 export class Admission {
   constructor(
@@ -103,12 +108,16 @@ export class Limits {
     private readonly config: LimitsConfig,
     private readonly counters: Counters,
     private readonly overrides: OverrideSource,
+    private readonly observer?: LimitObserver,
   ) {}
 
+  /** Resolves when the counters' store answers (Redis, when configured); for readiness probes. */
+  countersReachable(timeoutMs: number): Promise<void> {
+    return this.counters.ping(timeoutMs);
+  }
+
   private async capacity(organizationId: string, rule: RuleName): Promise<Capacity | null> {
-    const overrides = await this.overrides.forOrganization(organizationId);
-    if (overrides.has(rule)) return overrides.get(rule) ?? null;
-    return toCapacity(RULES[rule].configured(this.config));
+    return capacityInForce(rule, this.config, await this.overrides.forOrganization(organizationId));
   }
 
   private counterSubject(subject: LimitSubject): string {
@@ -129,7 +138,7 @@ export class Limits {
   /** Counts one request of a route family; throws the 429 when the window is full. */
   async checkRequest(subject: LimitSubject, rule: RequestRuleName): Promise<LimitOutcome | undefined> {
     const outcome = await this.consume(subject, rule, 1);
-    if (outcome && !outcome.state.allowed) throw rejection(outcome);
+    if (outcome && !outcome.state.allowed) throw this.refuse(outcome);
     return outcome;
   }
 
@@ -146,10 +155,15 @@ export class Limits {
       if (!outcome) continue;
       if (!outcome.state.allowed) {
         await Promise.all([outcome, ...outcomes].map((o) => this.refund(o, o.points)));
-        throw rejection(outcome);
+        throw this.refuse(outcome);
       }
       outcomes.push(outcome);
     }
     return new Admission(this, outcomes);
+  }
+
+  private refuse(outcome: LimitOutcome): ApiError {
+    this.observer?.refused(outcome.rule);
+    return rejection(outcome);
   }
 }

@@ -41,3 +41,12 @@ export interface Capacity {
 export function toCapacity(rule: LimitRule | null): Capacity | null {
   return rule ? { limit: rule.limit, windowSeconds: rule.window_seconds } : null;
 }
+
+/** An organization's overrides by rule: a capacity, or null where it switches the rule off. */
+export type Overrides = ReadonlyMap<RuleName, Capacity | null>;
+
+/** The capacity in force for an organization: its override when it has one, else the configured rule. */
+export function capacityInForce(rule: RuleName, limits: LimitsConfig, overrides: Overrides): Capacity | null {
+  if (overrides.has(rule)) return overrides.get(rule) ?? null;
+  return toCapacity(RULES[rule].configured(limits));
+}

@@ -1,11 +1,10 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/**
- * Which network addresses a user-supplied media URL may make us connect to. The rule is an
- * allowlist: public unicast only. ipaddr.js names most special ranges; the table below adds the
- * ones it lumps together (documentation, benchmarking) so the reason reads clearly in logs and tests.
- */
+// Which network addresses a user-supplied media URL may make us connect to. The rule is an
+// allowlist: public unicast only. ipaddr.js names most special ranges; the tables below add the
+// ones it lumps together (documentation, benchmarking) so the reason reads clearly in logs and tests.
+
 type Cidr<T> = [T, number];
 
 const v4 = (cidr: string): Cidr<ipaddr.IPv4> => ipaddr.IPv4.parseCIDR(cidr);

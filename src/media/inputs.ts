@@ -1,8 +1,8 @@
 import type { ImageInput, ReferenceItem, SvgInput } from '../contract/common.ts';
+import { IMAGE_MAX_BYTES, SVG_MAX_BYTES } from '../contract/media-size.ts';
 import { decodeBase64Input } from './base64.ts';
 import { fetchMedia, type FetchPolicy } from './fetch.ts';
 import { checkImageBytes, type CheckedImage } from './image.ts';
-import { IMAGE_MAX_BYTES, SVG_MAX_BYTES } from './limits.ts';
 import { cleanSvgInput, svgFromBase64, svgFromBytes } from './svg-input.ts';
 
 /**

@@ -2,9 +2,11 @@ import { assertInGoodStanding } from '../accounts/standing.ts';
 import type { Hold } from '../billing/billing.ts';
 import { maxTokenCostMillicents, type Pricing } from '../billing/pricing.ts';
 import type { SvgStreamEvent } from '../contract/svgs.ts';
-import type { Engine, SvgJob, TokenUsage } from '../engines/engine.ts';
+import type { TokenUsage } from '../contract/usage.ts';
+import { outputsOf, type Engine, type SvgJob } from '../engines/engine.ts';
+import type { EngineRegistry } from '../engines/registry.ts';
 import type { Admission } from '../limits/limits.ts';
-import type { OperationContext, OperationDeps } from './context.ts';
+import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
 import { runSvgJob } from './svg-run.ts';
 import { tokenBounds } from './token-bounds.ts';
 
@@ -13,19 +15,20 @@ import { tokenBounds } from './token-bounds.ts';
  * then (live keys) a reservation of the most it can cost — all before any model work. The
  * returned stream counts each delivered output (persisting the count first when streaming, so
  * a crash bills what the client received) and, however it ends, settles what was delivered and
- * releases the rest before it finishes.
+ * releases the rest before it finishes. Settling never throws: one that keeps failing is left to
+ * the lease's sweep, so an answer already produced is still sent (no 500, no `error` event).
  */
 export async function admitSvgJob(
   deps: OperationDeps,
   ctx: OperationContext,
   job: SvgJob,
   engine: Engine,
-  streaming: boolean,
 ): Promise<AsyncGenerator<SvgStreamEvent>> {
   const { principal } = ctx;
+  ctx.notes?.ran(job.model.entry.id, job.operation);
   assertInGoodStanding(principal);
   const billing = job.model.entry.billing;
-  const outputs = job.operation === 'svg_generate' ? job.outputs : 1;
+  const outputs = outputsOf(job);
   const bounds = billing.kind === 'token_usage' ? tokenBounds(job, job.model) : undefined;
 
   const admission = await deps.limits.admitOperation(
@@ -63,7 +66,7 @@ export async function admitSvgJob(
       }
     }
   }
-  return billedRun(job, engine, admission, hold, streaming);
+  return billedRun(job, engine, admission, hold, job.streaming, deps.engines.measureAnimation, ctx.notes);
 }
 
 async function* billedRun(
@@ -72,6 +75,8 @@ async function* billedRun(
   admission: Admission,
   hold: Hold | undefined,
   streaming: boolean,
+  measureAnimation: EngineRegistry['measureAnimation'],
+  notes: OperationNotes | undefined,
 ): AsyncGenerator<SvgStreamEvent> {
   const measured = { input: 0, output: 0 };
   const delivered = async (usage: TokenUsage | undefined) => {
@@ -82,9 +87,10 @@ async function* billedRun(
     await hold?.deliver(usage, streaming);
   };
   try {
-    yield* runSvgJob(job, engine, { delivered });
+    yield* runSvgJob(job, engine, { delivered, measureAnimation });
   } finally {
-    await hold?.settle();
+    const settlement = await hold?.settle();
+    if (settlement?.status === 'settled') notes?.charged(settlement.chargedMillicents);
     await admission.correctTokens(measured);
   }
 }

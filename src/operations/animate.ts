@@ -24,9 +24,9 @@ export async function animateSvg(deps: OperationDeps, ctx: OperationContext, bod
       temperature: body.temperature,
       maxOutputTokens: body.max_output_tokens,
       mockHeader: ctx.mockHeader,
+      streaming: body.stream ?? false,
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
-    body.stream ?? false,
   );
 }

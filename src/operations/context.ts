@@ -4,6 +4,7 @@ import type { Billing } from '../billing/billing.ts';
 import type { EngineRegistry } from '../engines/registry.ts';
 import type { LimitOutcome, Limits } from '../limits/limits.ts';
 import type { MediaInputs } from '../media/inputs.ts';
+import type { Operation } from '../contract/models.ts';
 
 /** Everything an operation needs about the request it serves, free of HTTP types. */
 export interface OperationContext {
@@ -15,6 +16,15 @@ export interface OperationContext {
   mockHeader?: string;
   /** Receives the limit counts an operation drew on, for the X-RateLimit-* headers. */
   reportLimits?: (outcomes: LimitOutcome[]) => void;
+  /** Receives what the request's completion log line says about the operation, as it becomes known. */
+  notes?: OperationNotes;
+}
+
+export interface OperationNotes {
+  /** The catalog model and operation being run (once the model is resolved and the job built). */
+  ran(model: string, operation: Operation): void;
+  /** What settlement charged (live keys). */
+  charged(millicents: number): void;
 }
 
 export interface OperationDeps {

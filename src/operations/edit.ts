@@ -1,7 +1,7 @@
 import type { EditRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
-import { resolveModel } from './resolve-model.ts';
+import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
 import { admitSvgJob } from './admission.ts';
 
@@ -9,6 +9,7 @@ import { admitSvgJob } from './admission.ts';
 export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_edit');
   const source = deps.media.prepareSvg(body.svg, body.svg_source, 'svg_source');
+  assertTakesImages(model, body.reference_images?.length ?? 0, 'reference_images');
   const referenceImages = await Promise.all(
     (body.reference_images ?? []).map((input, i) => deps.media.prepareImage(input, `reference_images[${i}]`)),
   );
@@ -36,9 +37,9 @@ export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: 
       temperature: settings.temperature ?? undefined,
       maxOutputTokens: settings.max_output_tokens ?? undefined,
       mockHeader: ctx.mockHeader,
+      streaming: body.stream ?? false,
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
-    body.stream ?? false,
   );
 }

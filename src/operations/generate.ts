@@ -3,7 +3,7 @@ import type { GenerationRequest } from '../contract/svgs.ts';
 import type { SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
-import { resolveModel } from './resolve-model.ts';
+import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
 import { admitSvgJob } from './admission.ts';
 
@@ -17,6 +17,7 @@ export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, b
       message: `The model '${model.entry.id}' accepts at most ${model.entry.max_references} references; ${inputs.length} were given.`,
     });
   }
+  assertTakesImages(model, inputs.length, 'references');
   const references = await Promise.all(inputs.map((input, i) => deps.media.prepareImage(input, `references[${i}]`)));
   return admitSvgJob(
     deps,
@@ -37,9 +38,9 @@ export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, b
       presencePenalty: body.presence_penalty,
       maxOutputTokens: body.max_output_tokens,
       mockHeader: ctx.mockHeader,
+      streaming: body.stream ?? false,
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
-    body.stream ?? false,
   );
 }

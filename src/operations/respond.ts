@@ -1,52 +1,284 @@
 import { assertInGoodStanding } from '../accounts/standing.ts';
-import { ApiError } from '../contract/errors.ts';
-import type { ResponseResource, ResponsesRequest } from '../contract/responses.ts';
+import type { Hold } from '../billing/billing.ts';
+import { maxTokenCostMillicents } from '../billing/pricing.ts';
+import type { CatalogModel } from '../config/catalog.ts';
+import { MAX_OUTPUT_TOKENS } from '../contract/common.ts';
+import { ApiError, type ErrorCode } from '../contract/errors.ts';
+import {
+  inputImages,
+  type ResponseResource,
+  type ResponsesRequest,
+  type ResponsesStreamError,
+  type ResponsesStreamEvent,
+} from '../contract/responses.ts';
+import type { TokenUsage } from '../contract/usage.ts';
+import type { ResponsesJob } from '../engines/engine.ts';
+import type { ImageRef } from '../media/inputs.ts';
+import { decodeBase64Input } from '../media/base64.ts';
+import { checkImageBytes } from '../media/image.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { resolveModel } from './resolve-model.ts';
+import { engineFor } from './engine-for.ts';
+import { assertTakesImages, resolveModel } from './resolve-model.ts';
+import { responsesTokenBounds } from './token-bounds.ts';
 
 const OUTPUT_OF: Record<string, string> = {
   function_call_output: 'function_call',
   custom_tool_call_output: 'custom_tool_call',
 };
 
+const shown = (text: string) => text.slice(0, 64);
+
 /**
- * Checks what the schema cannot: each tool output answers a call made earlier in the replayed
- * history, and a forced tool choice names a declared tool.
+ * Checks what the schema cannot, in one pass over the history: replayed outputs pair with
+ * earlier calls by `call_id` only — a call id used twice, an output answering no earlier call
+ * (or a call of the other kind), a second output for the same call and a call left without
+ * its output are refused, naming the item; replayed reasoning is a bare reference (no summary
+ * text: the service never returned any). Tools are declared once per name (both kinds reach a
+ * Chat Completions server as functions), a forced or allowed tool choice names declared tools,
+ * and `required` needs a tool.
  */
 export function checkResponsesRequest(body: ResponsesRequest): void {
   if (Array.isArray(body.input)) {
-    const calls = new Map<string, string>();
+    const calls = new Map<string, { type: string; index: number; answered: boolean }>();
     body.input.forEach((item, index) => {
       const type = (item as { type: string }).type;
-      const callId = (item as { call_id?: string }).call_id;
-      if (type === 'function_call' || type === 'custom_tool_call') calls.set(callId!, type);
-      const expected = OUTPUT_OF[type];
-      if (expected && calls.get(callId!) !== expected) {
+      if (type === 'reasoning' && ((item as { summary?: unknown[] }).summary?.length ?? 0) > 0) {
         throw new ApiError('invalid_request', {
-          param: `input[${index}].call_id`,
-          message: `No ${expected} item with call_id '${callId!.slice(0, 64)}' precedes this ${type}.`,
+          param: `input[${index}].summary`,
+          message: 'Replay a reasoning item as {type: "reasoning", id} only: its summary, text and encrypted content are not accepted.',
         });
       }
+      const callId = (item as { call_id?: string }).call_id;
+      if (type === 'function_call' || type === 'custom_tool_call') {
+        if (calls.has(callId!)) {
+          throw new ApiError('invalid_request', {
+            param: `input[${index}].call_id`,
+            message: `The call_id '${shown(callId!)}' is used by an earlier call in input (input[${calls.get(callId!)!.index}]); each call has its own.`,
+          });
+        }
+        calls.set(callId!, { type, index, answered: false });
+        return;
+      }
+      const expected = OUTPUT_OF[type];
+      if (!expected) return;
+      const call = calls.get(callId!);
+      if (!call || call.type !== expected) {
+        throw new ApiError('invalid_request', {
+          param: `input[${index}].call_id`,
+          message: `No ${expected} item with call_id '${shown(callId!)}' precedes this ${type}.`,
+        });
+      }
+      if (call.answered) {
+        throw new ApiError('invalid_request', {
+          param: `input[${index}].call_id`,
+          message: `The ${expected} with call_id '${shown(callId!)}' already has its ${type}; send one output per call.`,
+        });
+      }
+      call.answered = true;
     });
+    for (const call of calls.values()) {
+      if (!call.answered) {
+        throw new ApiError('invalid_request', {
+          param: `input[${call.index}].call_id`,
+          message: `No ${call.type}_output answers this ${call.type}: replay each call together with its output.`,
+        });
+      }
+    }
   }
-  const choice = body.tool_choice;
-  if (choice && typeof choice === 'object' && 'name' in choice) {
-    const declared = (body.tools ?? []).some((tool) => tool.type === choice.type && tool.name === choice.name);
-    if (!declared) {
+  const declared = new Map<string, string>();
+  (body.tools ?? []).forEach((tool, index) => {
+    if (declared.has(tool.name)) {
       throw new ApiError('invalid_request', {
-        param: 'tool_choice.name',
-        message: `tool_choice names ${choice.type} tool '${choice.name.slice(0, 64)}', which is not declared in tools.`,
+        param: `tools[${index}].name`,
+        message: `The tool name '${tool.name}' is declared twice; tool names must be unique.`,
       });
+    }
+    declared.set(tool.name, tool.type);
+  });
+  const choice = body.tool_choice;
+  if (choice === 'required' && declared.size === 0) {
+    throw new ApiError('invalid_request', { param: 'tool_choice', message: "tool_choice 'required' needs at least one tool in tools." });
+  }
+  if (choice && typeof choice === 'object') {
+    const named = choice.type === 'allowed_tools' ? choice.tools.map((tool, i) => ({ tool, param: `tool_choice.tools[${i}].name` })) : [{ tool: choice, param: 'tool_choice.name' }];
+    for (const { tool, param } of named) {
+      if (declared.get(tool.name) !== tool.type) {
+        throw new ApiError('invalid_request', {
+          param,
+          message: `tool_choice names ${tool.type} tool '${shown(tool.name)}', which is not declared in tools.`,
+        });
+      }
     }
   }
 }
 
-/** POST /v1/responses. Requests are fully validated; model execution is not part of this release. */
-export async function createResponse(deps: OperationDeps, ctx: OperationContext, body: ResponsesRequest): Promise<ResponseResource> {
-  resolveModel(deps.catalog, ctx.principal, body.model, 'open_responses');
+/** `max_output_tokens` within what the model can write (its reasoning budget included). */
+function checkOutputCap(body: ResponsesRequest, model: CatalogModel): void {
+  const reasoning = model.entry.options.reasoning === true ? Number(model.entry.options.reasoning_budget_tokens ?? 0) || 0 : 0;
+  const most = (model.entry.max_output_length ?? MAX_OUTPUT_TOKENS) + reasoning;
+  if (body.max_output_tokens !== undefined && body.max_output_tokens !== null && body.max_output_tokens > most) {
+    throw new ApiError('invalid_request', {
+      param: 'max_output_tokens',
+      message: `Invalid value for 'max_output_tokens': the model '${model.entry.id}' writes at most ${most} tokens.`,
+    });
+  }
+}
+
+/**
+ * Every `input_image` of the input, checked when the request arrives (a data: URL is decoded
+ * and its header checked now; an http(s) URL is fetched by the engine through the SSRF-guarded
+ * fetcher, never by the model server). Only models that take images accept them.
+ */
+async function prepareImages(body: ResponsesRequest, model: CatalogModel): Promise<Map<object, ImageRef>> {
+  const images = new Map<object, ImageRef>();
+  const found = [...inputImages(body)];
+  if (found.length === 0) return images;
+  assertTakesImages(model, found.length, found[0]!.param);
+  for (const { part, param } of found) {
+    const url = part.image_url;
+    if (/^data:/i.test(url)) {
+      const { bytes } = decodeBase64Input(url, param);
+      images.set(part, { image: await checkImageBytes(bytes, param), param });
+    } else if (/^https?:\/\//i.test(url)) {
+      images.set(part, { url, param });
+    } else {
+      throw new ApiError('invalid_request', { param, message: 'An image_url is an http(s) URL or a data: URL with base64 image data.' });
+    }
+  }
+  return images;
+}
+
+/** Measured usage from the wire usage of a terminal event (cached tokens are part of input). */
+function measuredUsage(response: ResponseResource): TokenUsage | undefined {
+  const usage = response.usage;
+  if (!usage) return undefined;
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cachedInputTokens: usage.input_tokens_details.cached_tokens,
+    cacheWriteTokens: 0,
+  };
+}
+
+function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
+}
+
+/** The `error` event of a failure after the stream began: the envelope's fields and the status. */
+export function responsesErrorEvent(error: unknown, sequenceNumber: number, requestId: string): ResponsesStreamEvent {
+  const apiError = asApiError(error);
+  const payload: ResponsesStreamError = {
+    type: apiError.code,
+    code: apiError.code,
+    message: apiError.message,
+    param: apiError.param ?? null,
+    status_code: apiError.status,
+    request_id: requestId,
+  };
+  if (apiError.retryAfter !== undefined) payload.retry_after = apiError.retryAfter;
+  return { type: 'error', sequence_number: sequenceNumber, error: payload };
+}
+
+/**
+ * POST /v1/responses: stateless Open Responses on the model's engine. Validation, the model,
+ * account standing, the operation limits and (token-priced, spec rule 6) a reservation of the
+ * most the request can cost come before any model work. The returned events end with the
+ * terminal `response.completed` / `response.incomplete`, whose usage is recorded as delivered
+ * before it is yielded (persisted first when streaming), or with an `error` event when the run
+ * fails after its first event; a failure before it is thrown. However it ends, the stream
+ * settles what was delivered and releases the rest: a request that fails is not charged.
+ */
+export async function createResponse(
+  deps: OperationDeps,
+  ctx: OperationContext,
+  body: ResponsesRequest,
+): Promise<AsyncGenerator<ResponsesStreamEvent>> {
+  const model = resolveModel(deps.catalog, ctx.principal, body.model, 'open_responses');
+  ctx.notes?.ran(model.entry.id, 'open_responses');
   checkResponsesRequest(body);
-  assertInGoodStanding(ctx.principal);
-  throw new ApiError('model_unavailable', {
-    message: 'Responses execution is not available in this release; the request was valid and nothing was billed.',
-  });
+  checkOutputCap(body, model);
+  const images = await prepareImages(body, model);
+  const { principal } = ctx;
+  assertInGoodStanding(principal);
+  const engine = engineFor(deps, ctx, model);
+  const billing = model.entry.billing;
+  if (!engine.respond || billing.kind !== 'token_usage') {
+    // The catalog refuses such entries at start; this guards a test key or a future engine.
+    throw new ApiError('model_unavailable', { message: `The model '${model.entry.id}' does not serve Responses here.` });
+  }
+  const bounds = responsesTokenBounds(body, model, images.size);
+  const admission = await deps.limits.admitOperation(
+    { organizationId: principal.organizationId, environment: principal.environment },
+    { outputs: 1, tokens: { input: bounds.inputTokens, output: bounds.outputTokens } },
+  );
+  ctx.reportLimits?.(admission.outcomes);
+
+  let hold: Hold | undefined;
+  if (principal.environment === 'live') {
+    try {
+      hold = await deps.billing.reserve({
+        organizationId: principal.organizationId,
+        keyId: principal.keyId,
+        requestId: ctx.requestId,
+        model: model.entry.id,
+        operation: 'open_responses',
+        amountMillicents: maxTokenCostMillicents(bounds, billing.rates),
+        pricing: { kind: 'tokens', rates: billing.rates },
+      });
+    } catch (error) {
+      await admission.refundAll();
+      throw error;
+    }
+  }
+
+  const job: ResponsesJob = { requestId: ctx.requestId, model, request: body, images, signal: ctx.signal };
+  const streaming = body.stream ?? false;
+  return (async function* billed(): AsyncGenerator<ResponsesStreamEvent> {
+    const measured = { input: 0, output: 0 };
+    let last = -1;
+    try {
+      for await (const event of engine.respond!(job)) {
+        if (event.type === 'response.completed' || event.type === 'response.incomplete') {
+          const usage = measuredUsage(event.response);
+          // Counted (and, streaming, recorded) before the terminal event goes out.
+          await hold?.deliver(usage, streaming);
+          if (usage) {
+            measured.input += usage.inputTokens;
+            measured.output += usage.outputTokens;
+          }
+        }
+        last = event.sequence_number;
+        yield event;
+      }
+    } catch (error) {
+      if (last < 0) throw error;
+      yield responsesErrorEvent(error, last + 1, ctx.requestId);
+    } finally {
+      const settlement = await hold?.settle();
+      if (settlement?.status === 'settled') ctx.notes?.charged(settlement.chargedMillicents);
+      await admission.correctTokens(measured);
+    }
+  })();
+}
+
+/**
+ * The JSON answer: the terminal event's response. A run that failed after it began (an `error`
+ * event) answers with that error as an envelope, its status and code intact.
+ */
+export async function collectResponse(events: AsyncIterable<ResponsesStreamEvent>): Promise<ResponseResource> {
+  let response: ResponseResource | undefined;
+  for await (const event of events) {
+    if (event.type === 'error') {
+      const { error } = event;
+      throw new ApiError(error.code as ErrorCode, {
+        status: error.status_code,
+        message: error.message,
+        param: error.param ?? undefined,
+        retryAfter: error.retry_after,
+      });
+    }
+    if (event.type === 'response.completed' || event.type === 'response.incomplete') response = event.response;
+  }
+  if (!response) throw new ApiError('model_error', { message: 'The model produced no response.' });
+  return response;
 }

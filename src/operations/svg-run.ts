@@ -1,19 +1,11 @@
 import { ApiError, toEnvelope, type ErrorCode } from '../contract/errors.ts';
 import { newId } from '../contract/ids.ts';
 import type { SvgDocument, SvgResponse, SvgStreamEvent } from '../contract/svgs.ts';
-import type { Usage } from '../contract/common.ts';
-import type { Engine, EngineEvent, SvgJob, TokenUsage } from '../engines/engine.ts';
+import { wireUsage, type TokenUsage, type Usage } from '../contract/usage.ts';
+import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engines/engine.ts';
+import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
-import { finishDraftSnapshot, finishFragment, finishSvg } from '../svg/pipeline.ts';
-
-/** Wire usage from engine usage. */
-function wireUsage(usage: TokenUsage): Usage {
-  return {
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
-    total_tokens: usage.inputTokens + usage.outputTokens,
-  };
-}
+import { DraftPreview, finishSvg } from '../svg/pipeline.ts';
 
 type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
 type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
@@ -26,24 +18,38 @@ function asApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
 }
 
+/** What the caller of runSvgJob hears about while the job runs. */
+export interface RunHooks {
+  /** Called for each output about to be delivered, before its content event is yielded. */
+  delivered?(usage: TokenUsage | undefined): Promise<void>;
+  /**
+   * Measures an animation off the event loop (the render workers): its timing, and with `render`
+   * its checks and svg_score from rendered frames. Required for `svg_animate` jobs.
+   */
+  measureAnimation?(svg: string, render: boolean, signal: AbortSignal): Promise<AnimationReport>;
+}
+
 /**
  * Runs one SVG job on an engine and turns its events into the wire stream: output ids and
  * indexes, sanitized drafts and documents with the requested viewBox, credits or usage on each
  * content event. A failure before the first event is thrown (the caller answers with a JSON
  * error); a failure after it becomes a terminal `error` event, as does a partly failed batch.
+ *
+ * Animations, whatever the engine: `loop_period_ms` and `opening_animation_ms` are measured from
+ * the delivered (sanitized) document, and an output in which nothing animates fails with
+ * `502 model_error` (not charged). `svg_score` is the engine's own when it reports one (a `score`
+ * event: engines whose output is correct by construction, such as the sandbox, score it without
+ * rendering); otherwise frames are rendered and checked, and an output whose frames do not differ
+ * fails the same way.
  */
-export interface RunHooks {
-  /** Called for each output about to be delivered, before its content event is yielded. */
-  delivered?(usage: TokenUsage | undefined): Promise<void>;
-}
-
 export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = {}): AsyncGenerator<SvgStreamEvent> {
-  const outputs = job.operation === 'svg_generate' ? job.outputs : 1;
+  const outputs = outputsOf(job);
   const outputIds = Array.from({ length: outputs }, () => newId('svgOutput'));
   const indexed = outputs > 1;
   const credits = job.model.creditsFor(job.operation);
   const where = (index: number) => ({ id: outputIds[index]!, ...(indexed ? { index } : {}) });
   const failures: ApiError[] = [];
+  const previews: DraftPreview[] = [];
   let svgScore: number | null | undefined;
   let started = false;
   let delivered = 0;
@@ -55,18 +61,15 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
       case 'reasoning':
         return { type: 'reasoning', ...where(event.index), text: event.text };
       case 'draft': {
-        let svg: string;
-        try {
-          svg = event.update === 'snapshot' ? finishDraftSnapshot(event.svg, job.viewBox) : finishFragment(event.svg);
-        } catch {
-          return undefined; // a draft is only a preview; one that cannot be made safe is skipped
-        }
-        return { type: 'draft', ...where(event.index), svg, update_type: event.update };
+        const preview = previews[event.index] ?? (previews[event.index] = new DraftPreview(job.viewBox));
+        const svg = event.update === 'snapshot' ? preview.snapshot(event.svg) : preview.delta(event.svg);
+        // A draft is only a preview; one that cannot be made safe is skipped.
+        return svg === undefined ? undefined : { type: 'draft', ...where(event.index), svg, update_type: event.update };
       }
       case 'content': {
         let svg: string;
         try {
-          svg = finishSvg(event.svg, job.viewBox);
+          svg = event.finished ? event.svg : finishSvg(event.svg, job.viewBox);
         } catch (error) {
           if (!(error instanceof SvgParseError)) throw error;
           failures.push(new ApiError('model_error', { message: `The model returned an unusable SVG: ${error.message}` }));
@@ -90,9 +93,38 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
     }
   };
 
+  /** An animation's content event: measured, checked and scored before it is delivered. */
+  const animation = async (event: Extract<EngineEvent, { type: 'content' }>): Promise<SvgStreamEvent | undefined> => {
+    const content = translate(event) as ContentEvent | undefined;
+    if (!content) return undefined;
+    if (!hooks.measureAnimation) throw new Error('runSvgJob needs hooks.measureAnimation for svg_animate jobs');
+    const engineScore = svgScore;
+    let report: AnimationReport;
+    try {
+      report = await hooks.measureAnimation(content.svg, engineScore === undefined, job.signal);
+    } catch (error) {
+      if (job.signal.aborted) throw error;
+      delivered--;
+      failures.push(asApiError(error));
+      return undefined;
+    }
+    const refuse = (message: string) => {
+      delivered--;
+      failures.push(new ApiError('model_error', { message }));
+      return undefined;
+    };
+    if (!report.animated) return refuse('The animation does not move: the SVG has no CSS or SMIL animation that runs by itself.');
+    if (report.checks && !report.checks.renders) return refuse('The animation could not be rendered.');
+    if (report.checks && !report.checks.moves) return refuse('The animation does not move: its frames sampled over the opening and the loop are all the same.');
+    content.loop_period_ms = report.loopPeriodMs;
+    content.opening_animation_ms = report.openingAnimationMs;
+    content.svg_score = engineScore ?? report.score ?? null;
+    return content;
+  };
+
   try {
     for await (const event of engine.runSvg(job)) {
-      const wire = translate(event);
+      const wire = event.type === 'content' && job.operation === 'svg_animate' ? await animation(event) : translate(event);
       if (!wire) continue;
       if (wire.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
       started = true;

@@ -27,9 +27,9 @@ export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext,
       presencePenalty: body.presence_penalty,
       maxOutputTokens: body.max_output_tokens,
       mockHeader: ctx.mockHeader,
+      streaming: body.stream ?? false,
       signal: ctx.signal,
     },
     engineFor(deps, ctx, model),
-    body.stream ?? false,
   );
 }

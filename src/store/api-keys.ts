@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { ApiKeyTable, Database } from './tables.ts';
+import type { ApiKeyTable, Database, OrganizationStatus } from './tables.ts';
 
 export type ApiKeyRecord = ApiKeyTable;
 
 /** What authentication needs in one read: the key and the status of its organization. */
 export interface KeyWithOrganization extends ApiKeyRecord {
-  organization_status: string | null;
+  organization_status: OrganizationStatus | null;
 }
 
 export class ApiKeyRepository {

@@ -125,6 +125,19 @@ export async function migrate(db: Kysely<Database>, schema?: string): Promise<vo
   }
 }
 
+/** The newest migration this build knows. */
+const LATEST_MIGRATION = Object.keys(MIGRATIONS).sort().at(-1)!;
+
+/**
+ * Whether every migration this build knows is applied: one read of the newest one's row (they
+ * are applied in name order). Later migrations of a newer replica do not count against this
+ * one, so a rolling upgrade keeps older replicas ready. Throws when the database does not answer.
+ */
+export async function migrationsApplied(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ name: string }>`select name from schema_migrations where name = ${LATEST_MIGRATION}`.execute(db);
+  return rows.length > 0;
+}
+
 export async function ping(db: Kysely<Database>): Promise<void> {
   await sql`select 1`.execute(db);
 }

@@ -2,20 +2,9 @@ import type { Kysely } from 'kysely';
 import { newId } from '../contract/ids.ts';
 import { recordLedgerEntry } from './ledger.ts';
 import { withTransaction } from './transaction.ts';
-import type { Database, OrganizationTable } from './tables.ts';
+import type { Database, OrganizationStatus, OrganizationTable } from './tables.ts';
 
 export type Organization = OrganizationTable;
-
-export const ORGANIZATION_STATUSES = [
-  'active',
-  'closed',
-  'frozen',
-  'funding_pending',
-  'payment_method_required',
-  'payment_action_required',
-  'payment_failed',
-] as const;
-export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
 
 export class OrganizationRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,10 +1,28 @@
-/** Row shapes of every table. Times are Unix milliseconds; money is integer millicents. */
+// Row shapes of every table. Times are Unix milliseconds; money is integer millicents.
+
+/**
+ * What an organization may do: `active`; `frozen` (403 on every key); a funding state (402 on live
+ * keys); `closed` (its keys no longer authenticate). Set by operators with `org set-status`.
+ */
+export const ORGANIZATION_STATUSES = [
+  'active',
+  'closed',
+  'frozen',
+  'funding_pending',
+  'payment_method_required',
+  'payment_action_required',
+  'payment_failed',
+] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
+
+export function isOrganizationStatus(value: string): value is OrganizationStatus {
+  return (ORGANIZATION_STATUSES as readonly string[]).includes(value);
+}
 
 export interface OrganizationTable {
   id: string;
   name: string;
-  /** active | closed | frozen | funding_pending | payment_method_required | payment_action_required | payment_failed */
-  status: string;
+  status: OrganizationStatus;
   /** Posted balance: the sum of every ledger entry's amount. */
   balance_millicents: number;
   /** Held by open reservations: the sum of every ledger entry's reserved delta. */

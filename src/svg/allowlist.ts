@@ -1,7 +1,7 @@
-/** What may appear in an SVG that leaves the service. Everything else is removed. */
+// What may appear in an SVG that leaves the service. Everything else is removed.
 
 export const ALLOWED_ELEMENTS = new Set([
-  'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use', 'switch',
+  'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use', 'switch', 'a', 'image',
   'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
   'text', 'tspan', 'textPath',
   'linearGradient', 'radialGradient', 'stop', 'pattern', 'clipPath', 'mask', 'marker',
@@ -15,6 +15,12 @@ export const ALLOWED_ELEMENTS = new Set([
 
 /** Elements whose text content is kept. */
 export const TEXT_ELEMENTS = new Set(['text', 'tspan', 'textPath', 'title', 'desc', 'style']);
+
+/**
+ * HTML integration points: inlined in an HTML page, their content is parsed as HTML, where a
+ * nested <style> or <img> becomes live markup. They keep plain text only.
+ */
+export const TEXT_ONLY_ELEMENTS = new Set(['title', 'desc']);
 
 export const ALLOWED_ATTRIBUTES = new Set([
   // core and structure
@@ -56,7 +62,10 @@ export const ALLOWED_ATTRIBUTES = new Set([
   'requiredFeatures', 'requiredExtensions', 'systemLanguage',
 ]);
 
-/** Attributes whose value is a reference; only same-document fragments (#id) are kept. */
+/**
+ * Attributes whose value is a reference; only same-document fragments (#id) are kept, except on
+ * <image>, whose only accepted value is an embedded raster (see embedded-image.ts).
+ */
 export const REFERENCE_ATTRIBUTES = new Set(['href', 'xlink:href']);
 
 /** Animations may not target these: animating them is a known way to inject links or script. */

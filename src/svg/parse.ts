@@ -51,12 +51,17 @@ function parseNodes(markup: string, fragment: boolean): SvgNode[] {
   parser.on('cdata', (text) => {
     if (stack.length) append({ text });
   });
-  parser.on('error', (error) => fail(`The SVG is not well-formed XML: ${firstLine(error.message)}`));
+  // Stop at the first error: saxes would otherwise go on, reporting every later character of
+  // hostile markup at a cost each.
+  parser.on('error', (error) => {
+    throw new SvgParseError(`The SVG is not well-formed XML: ${firstLine(error.message)}`);
+  });
 
   try {
     parser.write(markup).close();
   } catch (error) {
-    fail(`The SVG is not well-formed XML: ${firstLine((error as Error).message)}`);
+    if (error instanceof SvgParseError) fail(error.message);
+    else fail(`The SVG is not well-formed XML: ${firstLine((error as Error).message)}`);
   }
   if (failure) throw failure;
   return top;

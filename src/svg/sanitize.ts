@@ -1,4 +1,13 @@
-import { ALLOWED_ATTRIBUTES, ALLOWED_ELEMENTS, FORBIDDEN_ANIMATION_TARGETS, REFERENCE_ATTRIBUTES, TEXT_ELEMENTS } from './allowlist.ts';
+import {
+  ALLOWED_ATTRIBUTES,
+  ALLOWED_ELEMENTS,
+  FORBIDDEN_ANIMATION_TARGETS,
+  REFERENCE_ATTRIBUTES,
+  TEXT_ELEMENTS,
+  TEXT_ONLY_ELEMENTS,
+} from './allowlist.ts';
+import { embeddedImageHref } from './embedded-image.ts';
+import { checkReferences } from './references.ts';
 import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,34 +49,44 @@ export function isSafeCss(css: string): boolean {
   return !DANGEROUS_CSS.test(css) && !hasExternalUrl(css);
 }
 
-function isSafeAttribute(element: string, name: string, value: string): boolean {
-  if (name.startsWith('data-')) return /^data-[a-z0-9_.-]+$/i.test(name) && !/javascript:/i.test(value);
-  if (!ALLOWED_ATTRIBUTES.has(name)) return false;
-  if (REFERENCE_ATTRIBUTES.has(name)) return value.trim().startsWith('#');
-  if (name === 'xmlns') return value === SVG_NS;
-  if (name === 'xmlns:xlink') return value === XLINK_NS;
-  if (name === 'style') return isSafeCss(value);
-  if (ANIMATION_ELEMENTS.has(element) && name === 'attributeName') {
-    return !FORBIDDEN_ANIMATION_TARGETS.has(value.trim().toLowerCase()) && !value.trim().toLowerCase().startsWith('on');
+/** The value to keep for an attribute, or undefined to drop it. */
+function cleanAttribute(element: string, name: string, value: string): string | undefined {
+  if (name.startsWith('data-')) return /^data-[a-z0-9_.-]+$/i.test(name) && !/javascript:/i.test(value) ? value : undefined;
+  if (!ALLOWED_ATTRIBUTES.has(name)) return undefined;
+  if (REFERENCE_ATTRIBUTES.has(name)) {
+    if (element === 'image') return embeddedImageHref(value);
+    return value.trim().startsWith('#') ? value : undefined;
   }
-  if (/javascript:|data:text\/html|vbscript:/i.test(value)) return false;
+  if (name === 'xmlns') return value === SVG_NS ? value : undefined;
+  if (name === 'xmlns:xlink') return value === XLINK_NS ? value : undefined;
+  if (name === 'style') return isSafeCss(value) ? value : undefined;
+  if (ANIMATION_ELEMENTS.has(element) && name === 'attributeName') {
+    const target = value.trim().toLowerCase();
+    return FORBIDDEN_ANIMATION_TARGETS.has(target) || target.startsWith('on') ? undefined : value;
+  }
+  if (/javascript:|data:text\/html|vbscript:/i.test(value)) return undefined;
   // Presentation attributes and animation values are parsed as CSS, where an escape such as
   // `\75 rl(` still spells url(; so they get the same CSS check as `style`.
-  return isSafeCss(value);
+  return isSafeCss(value) ? value : undefined;
 }
 
 function sanitizeElement(node: SvgElement): SvgElement | undefined {
   if (!ALLOWED_ELEMENTS.has(node.name)) return undefined;
   const attributes = new Map<string, string>();
   for (const [name, value] of node.attributes) {
-    if (isSafeAttribute(node.name, name, value)) attributes.set(name, value);
+    const clean = cleanAttribute(node.name, name, value);
+    if (clean !== undefined) attributes.set(name, clean);
   }
+  // An <image> is kept only with a checked embedded raster: without one it shows nothing.
+  if (node.name === 'image' && !attributes.has('href') && !attributes.has('xlink:href')) return undefined;
   const keepsText = TEXT_ELEMENTS.has(node.name);
+  // <style> is checked as its own text only, and <title>/<desc> are HTML integration points:
+  // nested elements would carry unchecked text, or live HTML, inside them.
+  const textOnly = node.name === 'style' || TEXT_ONLY_ELEMENTS.has(node.name);
   const children: SvgNode[] = [];
   for (const child of node.children) {
     if (isElement(child)) {
-      // <style> is checked as its own text only; nested elements would carry unchecked text inside it.
-      if (node.name === 'style') continue;
+      if (textOnly) continue;
       const clean = sanitizeElement(child);
       if (clean) children.push(clean);
     } else if (keepsText) {
@@ -76,17 +95,22 @@ function sanitizeElement(node: SvgElement): SvgElement | undefined {
   }
   if (node.name === 'style') {
     const css = children.map((c) => ('text' in c ? c.text : '')).join('');
-    if (!isSafeCss(css)) return undefined;
+    // A '<' in a style sheet is how markup breaks out when the SVG is inlined in HTML and
+    // serialized again; no valid style sheet needs one.
+    if (css.includes('<') || !isSafeCss(css)) return undefined;
   }
   return { name: node.name, attributes, children };
 }
 
 /**
  * Returns a copy of the tree with only allowlisted elements and attributes: no scripts, event
- * handlers, foreign content, external references or unsafe CSS. The root keeps the SVG namespace.
+ * handlers, foreign content, external references, unsafe CSS or markup inside <title>/<desc>.
+ * The root keeps the SVG namespace. Throws SvgReferenceError (an SvgParseError) when the
+ * references left would form a cycle or expand past RENDER_BUDGET.
  */
 export function sanitizeTree(root: SvgElement): SvgElement {
   const clean = sanitizeElement(root)!;
+  checkReferences(clean);
   clean.attributes.set('xmlns', SVG_NS);
   if ([...walk(clean)].some((el) => el.attributes.has('xlink:href'))) clean.attributes.set('xmlns:xlink', XLINK_NS);
   else clean.attributes.delete('xmlns:xlink');

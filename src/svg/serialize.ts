@@ -1,10 +1,16 @@
 import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
+// Most text and values need no escaping: one test instead of a chain of replaces.
+const TEXT_SPECIAL = /[&<>]/;
+const ATTRIBUTE_SPECIAL = /[&<"\t\n\r]/;
+
 function escapeText(text: string): string {
+  if (!TEXT_SPECIAL.test(text)) return text;
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function escapeAttribute(value: string): string {
+  if (!ATTRIBUTE_SPECIAL.test(value)) return value;
   return value
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -1,4 +1,6 @@
-/** The small SVG tree the pipeline works on: elements, attributes in source order, and text. */
+// The small SVG tree the pipeline works on: elements, attributes in source order, and text.
+
+/** An element: its name, its attributes in source order, its children. */
 export interface SvgElement {
   name: string;
   attributes: Map<string, string>;

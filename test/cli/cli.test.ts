@@ -359,7 +359,7 @@ describe('inkwell CLI', { concurrency: true }, () => {
       return new Map((list.data as Listed[]).map((m) => [m.id, m]));
     };
     const yamlModels = byId(withYaml);
-    assert.deepEqual([...yamlModels.keys()], ['inkwell-trace', 'local-svg', 'local-svg-hd', 'local-svg-metered', 'my-svg']);
+    assert.deepEqual([...yamlModels.keys()], ['inkwell-trace', 'inkwell-motion', 'local-svg', 'local-svg-hd', 'local-svg-metered', 'my-svg']);
     assert.deepEqual(yamlModels.get('my-svg')!.pricing_credits, { svg_generate: 3, svg_vectorize: 0, svg_edit: 5 });
     assert.deepEqual(yamlModels.get('my-svg')!.pricing, { svg_generate: '3.00', svg_vectorize: '0.00', svg_edit: '5.00' });
     assert.equal(yamlModels.get('local-svg')!.pricing!.svg_generate, '4.00', 'a credit is USD 1 with this config');

@@ -78,6 +78,7 @@ describe('the model catalog', () => {
                 operations: ['svg_generate'],
                 billing: { kind: 'fixed_credit', credits: { svg_generate: 3 } },
                 description: 'replaced',
+                options: { base_url: 'http://127.0.0.1:9/v1', model: 'replacement' },
               },
               {
                 id: 'private-model',

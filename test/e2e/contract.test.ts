@@ -71,7 +71,8 @@ describe('the wire contract shared by every endpoint', () => {
   it('an unknown path or method is 404 invalid_request, with or without a key', async () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
-      ['GET', '/'],
+      ['POST', '/'],
+      ['GET', '/nothing'],
       ['GET', '/v1/svgs/generations'],
       ['POST', '/v1/models'],
       ['DELETE', '/v1/models/local-svg'],

@@ -91,9 +91,13 @@ describe('the sandbox answers test keys in the published shapes', () => {
     assertMatches(SvgResponse, animation.json);
     assert.equal(animation.json.credits, 8);
     const [doc] = animation.json.data;
-    assert.ok(Number.isInteger(doc.loop_period_ms) && doc.loop_period_ms > 0);
-    assert.equal(doc.opening_animation_ms, 0);
+    // Measured from the delivered document: the breathing loop's dur, and the 600 ms fade-in.
+    const loop = /dur="(\d+)ms" repeatCount="indefinite"/.exec(doc.svg);
+    assert.ok(loop, 'the sandbox animation loops');
+    assert.equal(doc.loop_period_ms, Number(loop[1]));
+    assert.equal(doc.opening_animation_ms, 600);
     assert.equal(typeof animation.json.svg_score, 'number');
+    assert.ok(animation.json.svg_score > 0.5 && animation.json.svg_score <= 1);
     assert.match(doc.svg, /<animateTransform /);
   });
 

@@ -36,12 +36,21 @@ export interface Totals {
 
 /** The stored balance and reserved amount, after checking both against the ledger entries. */
 export async function ledgerTotals(store: Store, organizationId: string): Promise<Totals> {
-  const organization = await store.organizations.get(organizationId);
-  assert.ok(organization, 'organization exists');
-  const recomputed = await store.ledger.recomputed(organizationId);
-  assert.equal(recomputed.balanceMillicents, organization.balance_millicents, 'balance equals the sum of ledger amounts');
-  assert.equal(recomputed.reservedMillicents, organization.reserved_millicents, 'reserved equals the sum of reserved deltas');
-  return { balance: organization.balance_millicents, reserved: organization.reserved_millicents };
+  // The organization row and the ledger are two reads; a server settling in between (a recovery
+  // sweep in another process) would make them disagree for a moment. Take the ledger between two
+  // equal reads of the row, so both describe the same committed state.
+  for (let attempt = 0; ; attempt++) {
+    const before = await store.organizations.get(organizationId);
+    assert.ok(before, 'organization exists');
+    const recomputed = await store.ledger.recomputed(organizationId);
+    const after = await store.organizations.get(organizationId);
+    const settled =
+      after?.balance_millicents === before.balance_millicents && after.reserved_millicents === before.reserved_millicents;
+    if (!settled && attempt < 50) continue;
+    assert.equal(recomputed.balanceMillicents, before.balance_millicents, 'balance equals the sum of ledger amounts');
+    assert.equal(recomputed.reservedMillicents, before.reserved_millicents, 'reserved equals the sum of reserved deltas');
+    return { balance: before.balance_millicents, reserved: before.reserved_millicents };
+  }
 }
 
 /** Exact token cost with the carried remainder, computed independently of the service's code. */

@@ -41,7 +41,7 @@ export const ENDPOINT_CASES = [
     body: { model: 'local-svg', svg_source: { base64: base64(SQUARE_SVG) } },
     capability: 'svg_animate',
   },
-  { name: 'responses', method: 'POST', path: '/v1/responses', body: { model: 'local-svg', input: 'hello' } },
+  { name: 'responses', method: 'POST', path: '/v1/responses', body: { model: 'local-svg-metered', input: 'hello' } },
   { name: 'balance', method: 'GET', path: '/v1/organization/balance' },
 ] as const;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { createApiKey, type NewKeySpec } from '../../src/accounts/keys.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import type { Config } from '../../src/config/schema.ts';
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   config?: Record<string, unknown>;
   /** Extra environment for loadConfig (the real environment is not read). */
   env?: Record<string, string>;
+  /** A logger for the server instead of the silent default (log tests capture lines with it). */
+  logger?: Logger;
 }
 
 export interface Keys {
@@ -103,6 +106,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.config,
     limits: { ...ROOMY_LIMITS, ...limits, requests: { ...ROOMY_LIMITS.requests, ...limits.requests } },
     server: { port: 0, ...(options.config?.server as object) },
+    // The built-in entries take images in tests (references reach the sandbox); a test of a
+    // model without image input sets vision: false.
+    upstream: { vision: true, ...(options.config?.upstream as object) },
     log: { level: 'silent' },
   };
   const { writeFileSync } = await import('node:fs');
@@ -115,7 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...options.env,
     },
   });
-  const server = await startServer(config, { postgresSchema: pgSchema?.schema });
+  const server = await startServer(config, { postgresSchema: pgSchema?.schema, logger: options.logger });
   const bootstrap = server.bootstrap!;
   const secretOf = (label: string) => bootstrap.keys.find((k) => k.label.includes(label))!.secret;
   const organizationId = bootstrap.organization.id;

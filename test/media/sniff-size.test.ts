@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sniffImageFormat } from '../../src/media/sniff.ts';
-import { isUsableSvgSize, svgIntrinsicSize } from '../../src/media/svg-size.ts';
+import { isUsableSvgSize, svgIntrinsicSize } from '../../src/svg/geometry.ts';
 import { parseSvg } from '../../src/svg/parse.ts';
 
 const sniff = (text: string) => sniffImageFormat(Buffer.from(text));

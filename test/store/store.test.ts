@@ -20,7 +20,7 @@ import type { ApiKeyRecord } from '../../src/store/api-keys.ts';
 import { migrate, type DatabaseOptions } from '../../src/store/database.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { MIGRATIONS } from '../../src/store/migrations/index.ts';
-import { ORGANIZATION_STATUSES } from '../../src/store/organizations.ts';
+import { ORGANIZATION_STATUSES } from '../../src/store/tables.ts';
 import { BACKENDS, createPostgresSchema, POSTGRES_URL, SKIP_POSTGRES, type Backend } from '../helpers/harness.ts';
 
 const execFileAsync = promisify(execFile);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_DEPTH, parseSvg, SvgParseError } from '../../src/svg/parse.ts';
-import { finishDraftSnapshot, finishFragment, finishSvg } from '../../src/svg/pipeline.ts';
+import { DraftPreview, finishSvg } from '../../src/svg/pipeline.ts';
 import { isElement, type SvgElement } from '../../src/svg/tree.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -28,7 +28,9 @@ function* elements(root: SvgElement): Generator<SvgElement> {
   for (const child of root.children) if (isElement(child)) yield* elements(child);
 }
 
-const DANGEROUS_ELEMENTS = /^(?:.*:)?(?:script|foreignobject|iframe|object|embed|image|feimage|a|html|body|handler|listener)$/i;
+const DANGEROUS_ELEMENTS = /^(?:.*:)?(?:script|foreignobject|iframe|object|embed|feimage|html|body|handler|listener)$/i;
+/** The only reference an <image> may keep: an embedded PNG, JPEG, GIF or WebP. */
+const EMBEDDED_RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 const DANGEROUS_TEXT = ['<script', 'javascript', 'vbscript', 'data:text/html', 'evil.example', '@import', 'expression(', 'alert(', 'image-set', '\\'];
 
 /**
@@ -41,7 +43,9 @@ function assertSafe(svg: string): void {
     assert.doesNotMatch(el.name, DANGEROUS_ELEMENTS, `dangerous element <${el.name}> in ${svg}`);
     for (const [name, value] of el.attributes) {
       assert.doesNotMatch(name, /^on/i, `event handler ${name} in ${svg}`);
-      if (/(^|:)href$/.test(name)) assert.match(value.trim(), /^#/, `external reference ${name}="${value}" in ${svg}`);
+      if (/(^|:)href$/.test(name)) {
+        assert.match(value.trim(), el.name === 'image' ? EMBEDDED_RASTER : /^#/, `external reference ${name}="${value}" in ${svg}`);
+      }
     }
   }
   const lower = svg.toLowerCase();
@@ -154,7 +158,7 @@ describe('finishSvg keeps references inside the document', () => {
     assert.equal(out, `${OPEN}<g><rect/></g></svg>`);
   });
 
-  it('drops <a>, <image>, <feImage> and <foreignObject> with everything inside them', () => {
+  it('drops <a> and <image> with external or script targets, and <feImage> and <foreignObject> with everything inside them', () => {
     const out = clean(
       '<a href="javascript:alert(1)"><rect/></a>' +
         '<image href="http://evil.example/track.png" width="1" height="1"/>' +
@@ -164,7 +168,7 @@ describe('finishSvg keeps references inside the document', () => {
         '<iframe src="javascript:alert(1)"/><img src="x" onerror="alert(1)"/></body></foreignObject>' +
         '<circle r="1"/>',
     );
-    assert.equal(body(out), '<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><circle r="1"/>');
+    assert.equal(body(out), '<a><rect/></a><filter id="f"><feGaussianBlur stdDeviation="2"/></filter><circle r="1"/>');
     assertSafe(out);
   });
 });
@@ -291,7 +295,9 @@ describe('finishSvg refuses markup it cannot parse safely', () => {
 
   it('refuses very deep nesting cleanly, without a stack overflow', () => {
     assertRefused(`<svg>${'<g>'.repeat(100_000)}${'</g>'.repeat(100_000)}</svg>`, /nested deeper/);
-    assert.throws(() => finishFragment('<g>'.repeat(100_000) + '</g>'.repeat(100_000)), SvgParseError);
+    const preview = new DraftPreview();
+    assert.notEqual(preview.snapshot('<svg>'), undefined);
+    assert.equal(preview.delta('<g>'.repeat(100_000) + '</g>'.repeat(100_000)), undefined);
   });
 
   const notSvg: Array<[string, string, RegExp]> = [
@@ -373,61 +379,79 @@ describe('finishSvg applies the requested viewBox', () => {
   });
 });
 
-describe('finishDraftSnapshot', () => {
+describe('DraftPreview snapshots', () => {
+  const snapshot = (markup: string, viewBox?: { minX: number; minY: number; width: number; height: number }) =>
+    new DraftPreview(viewBox).snapshot(markup);
+
   it('returns a root-open draft, sanitized, that becomes a valid document once closed', () => {
-    const draft = finishDraftSnapshot('<svg viewBox="0 0 10 10" onload="alert(1)"><rect width="4"/><script>alert(2)</script><g><circle r="1"/></g>');
+    const draft = snapshot('<svg viewBox="0 0 10 10" onload="alert(1)"><rect width="4"/><script>alert(2)</script><g><circle r="1"/></g>');
     assert.equal(draft, `<svg viewBox="0 0 10 10" xmlns="${SVG_NS}"><rect width="4"/><g><circle r="1"/></g>`);
     assert.equal(body(`${draft}</svg>`), '<rect width="4"/><g><circle r="1"/></g>');
   });
 
   it('reopens the root of a draft that was already complete', () => {
-    const draft = finishDraftSnapshot('<svg><rect/></svg>');
-    assert.equal(draft, `${OPEN}<rect/>`);
+    assert.equal(snapshot('<svg><rect/></svg>'), `${OPEN}<rect/>`);
   });
 
   it('returns an open start tag for a draft that has no content yet', () => {
-    assert.equal(finishDraftSnapshot('<svg>'), OPEN);
-    assert.equal(finishDraftSnapshot('<svg/>'), OPEN);
-    assert.equal(finishDraftSnapshot('<svg><script>alert(1)</script>'), OPEN);
+    assert.equal(snapshot('<svg>'), OPEN);
+    assert.equal(snapshot('<svg/>'), OPEN);
+    assert.equal(snapshot('<svg><script>alert(1)</script>'), OPEN);
   });
 
   it('applies the requested viewBox', () => {
-    const draft = finishDraftSnapshot('<svg viewBox="0 0 1 1"><rect/>', { minX: 0, minY: 0, width: 64, height: 32 });
-    assert.equal(draft, `<svg viewBox="0 0 64 32" xmlns="${SVG_NS}"><rect/>`);
+    assert.equal(snapshot('<svg viewBox="0 0 1 1"><rect/>', { minX: 0, minY: 0, width: 64, height: 32 }), `<svg viewBox="0 0 64 32" xmlns="${SVG_NS}"><rect/>`);
   });
 
   it('accepts sanitized deltas appended to it and still closes into a valid, safe document', () => {
-    const draft = finishDraftSnapshot('<svg><rect/>');
-    const delta = finishFragment('<circle r="1" onclick="alert(1)"/><use href="http://evil.example/x#y"/><script>alert(2)</script>');
+    const preview = new DraftPreview();
+    const draft = preview.snapshot('<svg><rect/>');
+    const delta = preview.delta('<circle r="1" onclick="alert(1)"/><use href="http://evil.example/x#y"/><script>alert(2)</script>');
     assert.equal(delta, '<circle r="1"/><use/>');
     const done = `${draft}${delta}</svg>`;
     assert.equal(body(done), '<rect/><circle r="1"/><use/>');
     assertSafe(done);
   });
 
-  it('refuses a draft cut inside a nested element or a tag (the caller skips such drafts)', () => {
-    assert.throws(() => finishDraftSnapshot('<svg><g><rect/>'), SvgParseError);
-    assert.throws(() => finishDraftSnapshot('<svg><path d="M0 0'), SvgParseError);
-    assert.throws(() => finishDraftSnapshot('<html><body>'), SvgParseError);
+  it('gives nothing for a draft cut inside a nested element or a tag (the runner skips such drafts)', () => {
+    assert.equal(snapshot('<svg><g><rect/>'), undefined);
+    assert.equal(snapshot('<svg><path d="M0 0'), undefined);
+    assert.equal(snapshot('<html><body>'), undefined);
   });
 });
 
-describe('finishFragment', () => {
+describe('DraftPreview deltas', () => {
+  const delta = (markup: string) => {
+    const preview = new DraftPreview();
+    preview.snapshot('<svg>');
+    return preview.delta(markup);
+  };
+
   it('sanitizes each sibling like a document', () => {
-    const out = finishFragment(
+    const out = delta(
       '<rect fill="url(http://evil.example/#g)" width="1"/><foreignObject><iframe/></foreignObject>' +
         '<g onclick="alert(1)" style="width:expression(alert(1))"><use xlink:href="javascript:alert(1)"/><circle r="1"/></g>',
     );
     assert.equal(out, '<rect width="1"/><g><use/><circle r="1"/></g>');
   });
 
-  it('refuses a delta that tries to close the root and escape it', () => {
-    assert.throws(() => finishFragment('</svg><script>alert(1)</script>'), SvgParseError);
+  it('withholds a delta that tries to close the root and escape it', () => {
+    assert.equal(delta('</svg><script>alert(1)</script>'), undefined);
   });
 
-  it('refuses a delta with a DOCTYPE, an undeclared entity or an unclosed element', () => {
-    assert.throws(() => finishFragment('<!DOCTYPE x [<!ENTITY a "b">]><rect/>'), SvgParseError);
-    assert.throws(() => finishFragment('<text>&a;</text>'), SvgParseError);
-    assert.throws(() => finishFragment('<g><rect/>'), SvgParseError);
+  it('withholds a delta with a DOCTYPE, an undeclared entity or an unclosed element', () => {
+    assert.equal(delta('<!DOCTYPE x [<!ENTITY a "b">]><rect/>'), undefined);
+    assert.equal(delta('<text>&a;</text>'), undefined);
+    assert.equal(delta('<g><rect/>'), undefined);
+  });
+
+  it('gives nothing before a snapshot, and nothing after a withheld delta until the next snapshot', () => {
+    const preview = new DraftPreview();
+    assert.equal(preview.delta('<rect/>'), undefined);
+    assert.equal(preview.snapshot('<svg>'), OPEN);
+    assert.equal(preview.delta('<g>'), undefined);
+    assert.equal(preview.delta('<rect/>'), undefined, 'the client missed a delta: later ones would not fit its copy');
+    assert.equal(preview.snapshot('<svg><rect/>'), `${OPEN}<rect/>`);
+    assert.equal(preview.delta('<circle/>'), '<circle/>');
   });
 });

@@ -8,7 +8,8 @@ import { ApiError } from '../../src/contract/errors.ts';
 import { pixelBlockSize } from '../../src/engines/trace/analyze.ts';
 import { compactColour, compactPathData } from '../../src/engines/trace/path-data.ts';
 import { TracePool } from '../../src/engines/trace/pool.ts';
-import { traceImage, type RgbaImage } from '../../src/engines/trace/tracer.ts';
+import type { RgbaImage } from '../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../src/engines/trace/tracer.ts';
 
 async function rgba(svg: string): Promise<RgbaImage> {
   const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -116,7 +117,7 @@ describe('the built-in tracer', () => {
   });
 });
 
-/** Process ids of a pool's workers (workerpool's own bookkeeping, read for the test only). */
+/** Process ids of a pool's workers (the WorkerPool's own bookkeeping, read for the test only). */
 function workerPids(pool: TracePool): number[] {
   const inner = (pool as unknown as { pool?: { workers: { worker?: { pid?: number } }[] } }).pool;
   return (inner?.workers ?? []).flatMap((handler) => (handler.worker?.pid ? [handler.worker.pid] : []));
@@ -230,7 +231,7 @@ describe('the tracer pool', () => {
     await own.close();
   });
 
-  it('reports an undecodable image instead of failing the thread', async () => {
+  it('reports an undecodable image instead of failing the worker', async () => {
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123' } }).png().toBuffer();
     const outcome = await pool.run({ input: { kind: 'raster', bytes: png.subarray(0, png.length - 30) }, autoCrop: false, effort: 'low' }, new AbortController().signal);
     assert.equal(outcome.ok, false);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { configFrom, withCommonOptions, withStore } from '../context.ts';
-import { CliError, formatCredits, formatTime, output, parseCredits, table } from '../output.ts';
+import { availableMillicents, formatCredits } from '../../billing/credits.ts';
+import { CliError, formatTime, output, parseCredits, table } from '../output.ts';
 
 export function registerCredits(program: Command): void {
   const credits = program.command('credits').description("Grant credits and read an organization's ledger.");
@@ -78,7 +79,7 @@ export function registerCredits(program: Command): void {
       }));
       const balance = Number(formatCredits(organization.balance_millicents, mpc));
       const reserved = Number(formatCredits(organization.reserved_millicents, mpc));
-      const available = Number(formatCredits(organization.balance_millicents - organization.reserved_millicents, mpc));
+      const available = Number(formatCredits(availableMillicents(organization), mpc));
       output(options.json).print(
         `Organization ${organization.id} balance: ${balance} credits (${reserved} reserved, ${available} available)\n\n` +
           table(rows, ['created_at', 'kind', 'credits', 'balance_after', 'reserved', 'request_id', 'model', 'operation', 'note']),

@@ -1,11 +1,24 @@
 import type { Command } from 'commander';
 import { createApiKey, KeySpecError } from '../../accounts/keys.ts';
+import { buildCatalog } from '../../config/catalog.ts';
+import type { Config } from '../../config/schema.ts';
 import { KEY_ENVIRONMENTS, KEY_KINDS, type KeyEnvironment, type KeyKind } from '../../contract/auth.ts';
+import { builtinCatalogEntries } from '../../engines/registry.ts';
 import type { ApiKeyRecord } from '../../store/api-keys.ts';
 import { configFrom, withCommonOptions, withStore } from '../context.ts';
 import { CliError, formatTime, output, table } from '../output.ts';
 
 const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
+
+/**
+ * Refuses model ids the organization cannot see in the catalog (`*` aside): a typo would
+ * otherwise make a key whose every request is a 404 model_not_found.
+ */
+function assertKnownModels(config: Config, models: string[], organizationId: string): void {
+  const catalog = buildCatalog(config, builtinCatalogEntries(config));
+  const unknown = [...new Set(models)].filter((id) => id !== '*' && !catalog.find(id, organizationId));
+  if (unknown.length > 0) throw new CliError(`unknown model(s): ${unknown.join(', ')} (see inkwell models list)`);
+}
 
 function view(record: ApiKeyRecord) {
   return {
@@ -49,16 +62,18 @@ export function registerKey(program: Command): void {
       const scopes = list(kind === 'project' ? options.capabilities : options.permissions) ?? ['*'];
       const models = kind === 'project' ? (list(options.models) ?? ['*']) : [];
       try {
-        const { record, secret } = await withStore(config, (store) =>
-          createApiKey(store, {
+        const { record, secret } = await withStore(config, async (store) => {
+          // An organization that does not exist is reported as such by createApiKey, not as unknown models.
+          if (await store.organizations.get(options.org)) assertKnownModels(config, models, options.org);
+          return createApiKey(store, {
             organizationId: options.org,
             kind,
             environment: kind === 'project' ? (options.env as KeyEnvironment) : null,
             scopes,
             models,
             name: options.name,
-          }),
-        );
+          });
+        });
         output(options.json).print(
           `Created ${kind} key ${record.id}.\nSecret (shown once, it cannot be retrieved later):\n\n  ${secret}\n`,
           { ...view(record), secret },

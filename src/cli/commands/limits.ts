@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { isRuleName, RULE_NAMES, RULES, toCapacity } from '../../limits/rules.ts';
+import { overridesByRule } from '../../limits/overrides.ts';
+import { capacityInForce, isRuleName, RULE_NAMES, RULES } from '../../limits/rules.ts';
 import { configFrom, withCommonOptions, withStore } from '../context.ts';
 import { CliError, output, table } from '../output.ts';
 
@@ -23,21 +24,20 @@ export function registerLimits(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options) => {
       const config = configFrom(options);
-      const overrides = await withStore(config, async (store) => {
-        if (!(await store.organizations.get(options.org))) throw new CliError(`organization ${options.org} does not exist`);
-        return store.limitOverrides.forOrganization(options.org);
-      });
+      const overrides = overridesByRule(
+        await withStore(config, async (store) => {
+          if (!(await store.organizations.get(options.org))) throw new CliError(`organization ${options.org} does not exist`);
+          return store.limitOverrides.forOrganization(options.org);
+        }),
+      );
       const rows = RULE_NAMES.map((rule) => {
-        const override = overrides.find((o) => o.rule === rule);
-        const capacity = override
-          ? override.limit_value === null ? null : { limit: override.limit_value, windowSeconds: override.window_seconds! }
-          : toCapacity(RULES[rule].configured(config.limits));
+        const capacity = capacityInForce(rule, config.limits, overrides);
         return {
           rule,
           dimension: RULES[rule].dimension,
           limit: capacity?.limit ?? null,
           window_seconds: capacity?.windowSeconds ?? null,
-          source: override ? 'override' : 'config',
+          source: overrides.has(rule) ? 'override' : 'config',
         };
       });
       output(options.json).print(

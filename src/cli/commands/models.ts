@@ -1,14 +1,36 @@
 import type { Command } from 'commander';
-import { buildCatalog } from '../../config/catalog.ts';
-import { builtinCatalogEntries } from '../../engines/registry.ts';
-import { configFrom, withCommonOptions } from '../context.ts';
+import type { Model, ModelList } from '../../contract/models.ts';
+import { connectionFrom } from '../client/connection.ts';
+import { ApiClient } from '../client/http.ts';
+import { withClientOptions, type ClientOptions } from '../client/options.ts';
 import { output, table } from '../output.ts';
 
+/**
+ * `inkwell models` asks the API which models a key sees (GET /v1/models); `inkwell models list`
+ * stays the admin view of the catalog this installation's config builds, read without a server.
+ * The admin side (config, engines, store) loads only when `list` runs, so the client command
+ * starts without it.
+ */
 export function registerModels(program: Command): void {
-  const models = program.command('models').description('Inspect the model catalog.');
-  withCommonOptions(models.command('list').description('List every model in the catalog (built-in and configured).'))
+  const models = withClientOptions(program.command('models'))
+    .description('List the models your API key can use (GET /v1/models); `models list` shows the configured catalog.')
+    // The group's own options stop at `list`, so `models list --json` is list's --json.
+    .enablePositionalOptions()
+    .action(async (options: ClientOptions) => {
+      const catalog = await new ApiClient(connectionFrom(options)).getJson<ModelList>('/v1/models');
+      output(options.json).print(table(catalog.data.map(modelRow), ['id', 'billing', 'operations', 'credits']), catalog);
+    });
+
+  const list = models
+    .command('list')
+    .description('List every model in the catalog (built-in and configured), from the config, without a server.')
     .option('--json', 'print JSON')
     .action(async (options) => {
+      const [{ configFrom }, { buildCatalog }, { builtinCatalogEntries }] = await Promise.all([
+        import('../context.ts'),
+        import('../../config/catalog.ts'),
+        import('../../engines/registry.ts'),
+      ]);
       const config = configFrom(options);
       const catalog = buildCatalog(config, builtinCatalogEntries(config));
       const rows = catalog.all().map(({ entry, model }) => ({
@@ -23,4 +45,23 @@ export function registerModels(program: Command): void {
         data: catalog.all().map((m) => m.model),
       });
     });
+  // The config options (--config, --data-dir…) come from the settings table, which loads the config
+  // schema: they are attached just before `list` parses its arguments, not at every start.
+  models.hook('preSubcommand', async () => {
+    const { withCommonOptions } = await import('../context.ts');
+    withCommonOptions(list);
+  });
+}
+
+/** `svg_generate 4, svg_edit 6` for a fixed-credit model; token-priced models have no per-output price. */
+function modelRow(model: Model): Record<string, string> {
+  const operations = model.supported_operations ?? [];
+  const prices = model.pricing_credits as Record<string, number | undefined> | undefined;
+  const credits = operations.flatMap((operation) => (prices?.[operation] === undefined ? [] : [`${operation} ${prices[operation]}`]));
+  return {
+    id: model.id,
+    billing: model.billing.kind,
+    operations: operations.join(','),
+    credits: model.billing.kind === 'fixed_credit' ? credits.join(', ') : 'per token',
+  };
 }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { ORGANIZATION_STATUSES, type Organization, type OrganizationStatus } from '../../store/organizations.ts';
+import type { Organization } from '../../store/organizations.ts';
+import { isOrganizationStatus, ORGANIZATION_STATUSES } from '../../store/tables.ts';
 import { configFrom, withCommonOptions, withStore } from '../context.ts';
-import { CliError, formatCredits, formatTime, output, parseCredits, table } from '../output.ts';
+import { formatCredits } from '../../billing/credits.ts';
+import { CliError, formatTime, output, parseCredits, table } from '../output.ts';
 
 function view(organization: Organization, millicentsPerCredit: number) {
   return {
@@ -64,10 +66,10 @@ export function registerOrg(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (id: string, status: string, options) => {
       const config = configFrom(options);
-      if (!(ORGANIZATION_STATUSES as readonly string[]).includes(status)) {
+      if (!isOrganizationStatus(status)) {
         throw new CliError(`unknown status "${status}" (expected ${ORGANIZATION_STATUSES.join(', ')})`);
       }
-      const updated = await withStore(config, (store) => store.organizations.setStatus(id, status as OrganizationStatus));
+      const updated = await withStore(config, (store) => store.organizations.setStatus(id, status));
       if (!updated) throw new CliError(`organization ${id} does not exist`);
       output(options.json).print(`Organization ${id} is now ${status}.`, { id, status });
     });

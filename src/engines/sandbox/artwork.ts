@@ -4,12 +4,12 @@ import { formatViewBox } from '../../svg/attributes.ts';
 import { parseSvg } from '../../svg/parse.ts';
 import { sanitizeTree } from '../../svg/sanitize.ts';
 import { serializeNodes } from '../../svg/serialize.ts';
+import { svgViewBox } from '../../svg/geometry.ts';
 import type { SvgElement } from '../../svg/tree.ts';
 
 /**
- * The sandbox's drawings: deterministic for a seed, honoring the requested viewBox, marked with
- * data-sandbox="true" and a visible SANDBOX label. A drawing is a root opening tag plus element
- * parts, so it can be streamed as a snapshot draft followed by delta drafts.
+ * A sandbox drawing: a root opening tag plus element parts, so it can be streamed as a snapshot
+ * draft followed by delta drafts.
  */
 export interface Artwork {
   open: string;
@@ -60,7 +60,11 @@ function rootOpen(box: ViewBox, extra = ''): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${formatViewBox(box)}" data-sandbox="true"${extra}>`;
 }
 
-export function drawArtwork(seed: string, viewBox: ViewBox | null): Artwork {
+/**
+ * The sandbox's drawing for a seed: deterministic, honoring the requested viewBox, marked with
+ * data-sandbox="true" and a visible SANDBOX label.
+ */
+export function drawArtwork(seed: string, viewBox: ViewBox | null, animation?: { periodMs: number }): Artwork {
   const box = viewBox ?? DEFAULT_VIEWBOX;
   const next = random(seed);
   const palette = PALETTES[Math.floor(next() * PALETTES.length)]!;
@@ -91,8 +95,30 @@ export function drawArtwork(seed: string, viewBox: ViewBox | null): Artwork {
       parts.push(`<polygon points="${points}" fill="${pick()}"/>`);
     }
   }
+  if (animation) parts.splice(1, parts.length - 1, animated(parts.slice(1).join(''), box, animation.periodMs));
   parts.push(label(box));
   return { open: rootOpen(box), parts };
+}
+
+/** The sandbox animation's opening: a fade-in of this length. */
+export const SANDBOX_OPENING_MS = 600;
+
+/**
+ * The sandbox's animation of some markup: a fade-in over SANDBOX_OPENING_MS, then a gentle
+ * "breathing" loop — scaled to 94 % and back about the centre of the box, eased, every
+ * `periodMs`. SMIL only, so it plays in an <img>; scaled down about the centre, it never leaves
+ * the box. Deterministic: the period comes from the request's seed.
+ */
+function animated(markup: string, box: ViewBox, periodMs: number): string {
+  const x = box.minX + box.width / 2;
+  const y = box.minY + box.height / 2;
+  return (
+    `<g><animate attributeName="opacity" from="0" to="1" dur="${SANDBOX_OPENING_MS}ms" fill="freeze"/>` +
+    `<g transform="translate(${fmt(x)} ${fmt(y)})"><g>` +
+    `<animateTransform attributeName="transform" type="scale" values="1;0.94;1" keyTimes="0;0.5;1" calcMode="spline" ` +
+    `keySplines="0.45 0 0.55 1;0.45 0 0.55 1" dur="${periodMs}ms" repeatCount="indefinite"/>` +
+    `<g transform="translate(${fmt(-x)} ${fmt(-y)})">${markup}</g></g></g></g>`
+  );
 }
 
 /**
@@ -105,30 +131,15 @@ export function decorateSource(
   animation?: { periodMs: number },
 ): Artwork {
   const root: SvgElement = sanitizeTree(parseSvg(markup));
-  const sourceBox = parseViewBox(root.attributes.get('viewBox')) ?? sizeBox(root) ?? DEFAULT_VIEWBOX;
+  const sourceBox = svgViewBox(root) ?? sizeBox(root) ?? DEFAULT_VIEWBOX;
   const box = viewBox ?? sourceBox;
   const extra = [...root.attributes]
     .filter(([name]) => !['xmlns', 'viewBox', 'data-sandbox'].includes(name))
     .map(([name, value]) => ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`)
     .join('');
   const body = serializeNodes(root.children);
-  const cx = fmt(sourceBox.minX + sourceBox.width / 2);
-  const cy = fmt(sourceBox.minY + sourceBox.height / 2);
-  const parts = animation
-    ? [
-        `<g><animateTransform attributeName="transform" type="rotate" values="-4 ${cx} ${cy};4 ${cx} ${cy};-4 ${cx} ${cy}" ` +
-          `dur="${animation.periodMs}ms" repeatCount="indefinite"/>${body}</g>`,
-        label(box),
-      ]
-    : [body, label(box)];
+  const parts = animation ? [animated(body, sourceBox, animation.periodMs), label(box)] : [body, label(box)];
   return { open: rootOpen(box, extra), parts: parts.filter((part) => part !== '') };
-}
-
-function parseViewBox(value: string | undefined): ViewBox | undefined {
-  const numbers = value?.trim().split(/[\s,]+/).map(Number);
-  if (!numbers || numbers.length !== 4 || numbers.some((n) => !Number.isFinite(n))) return undefined;
-  const [minX, minY, width, height] = numbers as [number, number, number, number];
-  return width > 0 && height > 0 ? { minX, minY, width, height } : undefined;
 }
 
 function sizeBox(root: SvgElement): ViewBox | undefined {

@@ -17,10 +17,26 @@ export interface Directives {
   error?: { code: ErrorCode; status?: number };
 }
 
-const TOKEN = /\[mock:([^\]]*)\]/g;
+const OPEN = '[mock:';
 
+/**
+ * The `[mock:…]` tokens of a prompt, left to right; an `[mock:` with no `]` after it is plain
+ * text. A forward indexOf scan, not a regex: `/\[mock:([^\]]*)\]/g` rescans to the end from
+ * every unterminated `[mock:`, which is quadratic in a 100 000-character prompt.
+ */
 export function directiveTokens(text: string | undefined): string[] {
-  return text ? [...text.matchAll(TOKEN)].map((match) => match[1]!.trim()) : [];
+  const tokens: string[] = [];
+  if (!text) return tokens;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(OPEN, from);
+    if (start === -1) return tokens;
+    const end = text.indexOf(']', start + OPEN.length);
+    // No `]` after this `[mock:` means none after any later one either.
+    if (end === -1) return tokens;
+    tokens.push(text.slice(start + OPEN.length, end).trim());
+    from = end + 1;
+  }
 }
 
 function invalid(message: string, param: string | undefined): ApiError {

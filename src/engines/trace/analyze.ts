@@ -1,4 +1,4 @@
-import type { RgbaImage } from './tracer.ts';
+import type { RgbaImage } from './pixels.ts';
 
 /**
  * The side of the square blocks an image is made of, when it is pixel art scaled up by an
@@ -72,18 +72,21 @@ export function alphaProfile(image: RgbaImage): AlphaProfile {
 /** Colour of a pixel quantized to 4 bits per channel, as a number (for counting colours). */
 const bucket = (p: Buffer, i: number) => ((p[i]! >> 4) << 8) | ((p[i + 1]! >> 4) << 4) | (p[i + 2]! >> 4);
 
-export type Bilevel =
-  | { kind: 'on-transparent'; ink: [number, number, number] }
-  | { kind: 'on-colour'; ink: [number, number, number]; paper: [number, number, number] };
-
 /**
  * Line art and one-colour logos: one ink colour on transparency, or one ink on one paper
  * colour (antialiasing in between). Such images trace far better as a bi-level mask.
  */
+export type Bilevel =
+  | { kind: 'on-transparent'; ink: [number, number, number] }
+  | { kind: 'on-colour'; ink: [number, number, number]; paper: [number, number, number] };
+
+/** The colours an image uses, counted coarsely. */
 export interface Palette {
   /** Pixels per colour bucket (4 bits per channel) among the opaque-enough pixels. */
   counts: Uint32Array;
+  /** Pixels with alpha of at least half. */
   opaque: number;
+  /** Pixels with alpha below half. */
   clear: number;
 }
 
@@ -103,6 +106,7 @@ export function palette(image: RgbaImage): Palette {
   return { counts, opaque, clear };
 }
 
+/** The image's bi-level kind, or undefined when it has more than one ink (or too little contrast). */
 export function bilevel(image: RgbaImage, { counts, opaque, clear }: Palette): Bilevel | undefined {
   const { pixels } = image;
   if (opaque === 0) return undefined;

@@ -10,7 +10,7 @@ export interface TraceEngineServices {
 }
 
 /**
- * The built-in tracer: vectorizes raster images in the tracer threads and normalizes SVG
+ * The built-in tracer: vectorizes raster images in the tracer processes and normalizes SVG
  * inputs. The input is loaded (fetched and checked) before the first event, so a bad URL or
  * image answers as a plain 400/413 even when streaming.
  */

@@ -1,6 +1,6 @@
 import type { ReasoningEffort } from '../../contract/common.ts';
 
-/** What the engine sends a tracer thread: the checked input and the request's options. */
+/** What the engine sends a tracer process: the checked input and the request's options. */
 export interface TraceTask {
   input: { kind: 'raster'; bytes: Uint8Array } | { kind: 'svg'; markup: string };
   autoCrop: boolean;

@@ -11,111 +11,171 @@ export function compactPathData(d: string, offsetX: number, offsetY: number, dec
 
 /** Several paths of one fill written as one: each piece starts with a move, relative to the last. */
 export function compactPathPieces(pieces: { d: string; offsetX: number; offsetY: number }[], decimals: number): string {
-  const scale = 10 ** decimals;
-  const q = (n: number) => Math.round(n * scale);
-  const out: string[] = [];
-  let last = ''; // last command letter written, so repeats can be implied
-  let lastNumber = ''; // last number written, to decide whether a separator is needed
-  const num = (units: number) => {
-    const text = formatUnits(units, decimals, scale);
-    const needsSeparator = lastNumber !== '' && text[0] !== '-' && !(text[0] === '.' && lastNumber.includes('.'));
-    out.push(needsSeparator ? ` ${text}` : text);
-    lastNumber = text;
-  };
-  const command = (letter: string) => {
-    if (letter === last && letter !== 'm') return; // an implied repeat: the numbers just follow on
-    out.push(letter);
-    last = letter;
-    lastNumber = '';
-  };
+  const writer = new RelativePathWriter(decimals);
+  const reader = new AbsolutePathReader(writer);
+  for (const piece of pieces) reader.read(piece.d, piece.offsetX, piece.offsetY);
+  return writer.toString();
+}
 
-  let x = 0; // current point, in rounded units
-  let y = 0;
-  let startX = 0;
-  let startY = 0;
-  let cmd = '';
-  let tokens: string[] = [];
-  let i = 0;
-  let offsetX = 0;
-  let offsetY = 0;
-  const next = () => Number(tokens[i++]);
-  const absX = () => q(next() + offsetX);
-  const absY = () => q(next() + offsetY);
-  const lineTo = (nx: number, ny: number) => {
-    if (nx === x && ny === y) return;
-    if (ny === y) {
-      command('h');
-      num(nx - x);
-    } else if (nx === x) {
-      command('v');
-      num(ny - y);
-    } else {
-      command('l');
-      num(nx - x);
-      num(ny - y);
-    }
-    x = nx;
-    y = ny;
-  };
-  for (const piece of pieces) {
-    tokens = piece.d.match(/[MLCZmlcz]|-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/g) ?? [];
-    i = 0;
-    offsetX = piece.offsetX;
-    offsetY = piece.offsetY;
-    writePiece();
+/** Command letters and numbers; anything else (separators, stray characters) falls away. */
+const TOKEN = /[MLCZmlcz]|-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/g;
+
+/**
+ * Reads VTracer's absolute path data and replays it on a writer, each point translated by the
+ * piece's offset and rounded to whole units of the writer's precision. Rounding here, on absolute
+ * coordinates, is what keeps rounding error from accumulating in the relative output.
+ *
+ * The reader is lenient, as VTracer's output needs nothing more: lower-case letters are read as
+ * absolute, a token with a letter in it (an exponent such as `1e2`) is taken as an unknown
+ * command whose numbers are skipped, a number with no command is skipped, and a pair cut short
+ * reads as NaN. The current command carries on from one piece into the next.
+ */
+class AbsolutePathReader {
+  private command = '';
+  private tokens: string[] = [];
+  private index = 0;
+  private offsetX = 0;
+  private offsetY = 0;
+
+  constructor(private readonly writer: RelativePathWriter) {}
+
+  read(d: string, offsetX: number, offsetY: number): void {
+    this.tokens = d.match(TOKEN) ?? [];
+    this.index = 0;
+    this.offsetX = offsetX;
+    this.offsetY = offsetY;
+    while (this.index < this.tokens.length) this.step();
   }
-  return out.join('');
 
-  function writePiece(): void {
-    while (i < tokens.length) {
-      const token = tokens[i]!;
-      if (/[A-Za-z]/.test(token)) {
-        cmd = token.toUpperCase();
-        i++;
-        if (cmd === 'Z') {
-          out.push('z');
-          last = 'z';
-          lastNumber = '';
-          x = startX;
-          y = startY;
-        }
-        continue;
-      }
-      if (cmd === 'M') {
-        const nx = absX();
-        const ny = absY();
-        command('m');
-        num(nx - x);
-        num(ny - y);
-        x = startX = nx;
-        y = startY = ny;
-        cmd = 'L'; // further pairs after M are lines
-      } else if (cmd === 'L') {
-        lineTo(absX(), absY());
-      } else if (cmd === 'C') {
-        const c1x = absX();
-        const c1y = absY();
-        const c2x = absX();
-        const c2y = absY();
-        const nx = absX();
-        const ny = absY();
-        if (isStraight(x, y, c1x, c1y, c2x, c2y, nx, ny, scale)) {
-          lineTo(nx, ny);
-          continue;
-        }
-        command('c');
-        num(c1x - x);
-        num(c1y - y);
-        num(c2x - x);
-        num(c2y - y);
-        num(nx - x);
-        num(ny - y);
-        x = nx;
-        y = ny;
-      } else {
-        i++; // a number with no command: malformed input, skipped
-      }
+  /** Consumes one command letter, or the numbers of one segment of the current command. */
+  private step(): void {
+    const token = this.tokens[this.index]!;
+    if (/[A-Za-z]/.test(token)) {
+      this.index++;
+      this.command = token.toUpperCase();
+      if (this.command === 'Z') this.writer.close();
+      return;
     }
+    switch (this.command) {
+      case 'M':
+        this.writer.moveTo(this.x(), this.y());
+        this.command = 'L'; // further pairs after M are lines
+        break;
+      case 'L':
+        this.writer.lineTo(this.x(), this.y());
+        break;
+      case 'C':
+        // Arguments are evaluated left to right: the tokens are read in their order.
+        this.writer.curveTo(this.x(), this.y(), this.x(), this.y(), this.x(), this.y());
+        break;
+      default:
+        this.index++; // a number with no command: malformed input, skipped
+    }
+  }
+
+  private x(): number {
+    return Math.round((Number(this.tokens[this.index++]) + this.offsetX) * this.writer.scale);
+  }
+
+  private y(): number {
+    return Math.round((Number(this.tokens[this.index++]) + this.offsetY) * this.writer.scale);
+  }
+}
+
+/**
+ * Writes path commands given in absolute, rounded units as the shortest relative path data:
+ * relative m/l/c, h/v for axis-aligned lines, nothing for a line that goes nowhere, a repeated
+ * command letter left implied, and a separator between numbers only where the next number's
+ * own sign or decimal point does not already end the last one.
+ */
+class RelativePathWriter {
+  /** Units per user-space unit (10^decimals): coordinates come in, and numbers go out, as whole units. */
+  readonly scale: number;
+  private readonly out: string[] = [];
+  /** Last command letter written, so a repeat can be implied. */
+  private lastCommand = '';
+  /** Last number written since the last letter, to decide whether a separator is needed. */
+  private lastNumber = '';
+  /** The current point, in rounded units: what the next relative numbers count from. */
+  private x = 0;
+  private y = 0;
+  /** Where the current subpath began: a close returns there. */
+  private startX = 0;
+  private startY = 0;
+
+  constructor(private readonly decimals: number) {
+    this.scale = 10 ** decimals;
+  }
+
+  moveTo(x: number, y: number): void {
+    this.writeCommand('m');
+    this.writeNumber(x - this.x);
+    this.writeNumber(y - this.y);
+    this.x = this.startX = x;
+    this.y = this.startY = y;
+  }
+
+  lineTo(x: number, y: number): void {
+    if (x === this.x && y === this.y) return;
+    if (y === this.y) {
+      this.writeCommand('h');
+      this.writeNumber(x - this.x);
+    } else if (x === this.x) {
+      this.writeCommand('v');
+      this.writeNumber(y - this.y);
+    } else {
+      this.writeCommand('l');
+      this.writeNumber(x - this.x);
+      this.writeNumber(y - this.y);
+    }
+    this.x = x;
+    this.y = y;
+  }
+
+  /** A cubic whose control points lie on its chord is written as a line (VTracer draws straight runs as curves). */
+  curveTo(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void {
+    if (isStraight(this.x, this.y, c1x, c1y, c2x, c2y, x, y, this.scale)) {
+      this.lineTo(x, y);
+      return;
+    }
+    this.writeCommand('c');
+    this.writeNumber(c1x - this.x);
+    this.writeNumber(c1y - this.y);
+    this.writeNumber(c2x - this.x);
+    this.writeNumber(c2y - this.y);
+    this.writeNumber(x - this.x);
+    this.writeNumber(y - this.y);
+    this.x = x;
+    this.y = y;
+  }
+
+  /** Written every time, even right after another close: a close is not a command that repeats implicitly. */
+  close(): void {
+    this.out.push('z');
+    this.lastCommand = 'z';
+    this.lastNumber = '';
+    this.x = this.startX;
+    this.y = this.startY;
+  }
+
+  toString(): string {
+    return this.out.join('');
+  }
+
+  private writeCommand(letter: string): void {
+    // An implied repeat: the numbers just follow on. Never for m, whose repeated pairs would be lines.
+    if (letter === this.lastCommand && letter !== 'm') return;
+    this.out.push(letter);
+    this.lastCommand = letter;
+    this.lastNumber = '';
+  }
+
+  /** A number needs a space before it unless it starts with '-', or with '.' after a number that already has one. */
+  private writeNumber(units: number): void {
+    const text = formatUnits(units, this.decimals, this.scale);
+    const needsSeparator = this.lastNumber !== '' && text[0] !== '-' && !(text[0] === '.' && this.lastNumber.includes('.'));
+    this.out.push(needsSeparator ? ` ${text}` : text);
+    this.lastNumber = text;
   }
 }
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { IMAGE_MAX_PIXELS } from '../../media/limits.ts';
-import type { RgbaImage } from './tracer.ts';
+import { IMAGE_MAX_PIXELS } from '../../contract/media-size.ts';
+import type { RgbaImage } from './pixels.ts';
 
 // One libvips thread per worker: the pool already spreads jobs over the cores.
 sharp.concurrency(1);

@@ -3,14 +3,8 @@ import sharp from 'sharp';
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, luma, palette, pixelBlockSize, type Bilevel } from './analyze.ts';
 import { compactColour, compactPathPieces } from './path-data.ts';
+import type { RgbaImage } from './pixels.ts';
 import { resizeRgba } from './raster.ts';
-
-/** Decoded, straight-alpha RGBA pixels, row-major, 4 bytes per pixel. */
-export interface RgbaImage {
-  width: number;
-  height: number;
-  pixels: Buffer;
-}
 
 export interface TraceOptions {
   effort: ReasoningEffort;

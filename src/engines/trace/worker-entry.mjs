@@ -1,8 +1,9 @@
-// A tracer process's entry: the sources are TypeScript, so the process registers tsx itself
-// (it is started without the parent's flags).
+// A worker process's entry (see WorkerPool in src/workers/pool.ts): the job kinds it serves, each
+// mapped to its handler. The sources are TypeScript, so the process registers tsx itself (it is
+// started without the server's flags).
 import { register } from 'tsx/esm/api';
-import workerpool from 'workerpool';
 
 register();
+const { serveJobs } = await import('../../workers/serve.ts');
 const { default: runTraceTask } = await import('./worker.ts');
-workerpool.worker({ trace: (task) => runTraceTask(task, () => workerpool.workerEmit('accepted')) });
+serveJobs({ trace: (task, progress) => runTraceTask(task, () => progress('accepted')) });

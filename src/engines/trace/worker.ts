@@ -1,6 +1,6 @@
 import type { TraceOutcome, TraceTask } from './job.ts';
 import { cropRgba, decodeRgba, subjectBox, UndecodableImageError, withMargin } from './raster.ts';
-import { CROP_MARGIN, normalizeSvgInput, UnrenderableSvgError } from './svg-input.ts';
+import { CROP_MARGIN, normalizeSvgInput, UnrenderableSvgError } from './svg-normalize.ts';
 import { traceImage } from './tracer.ts';
 
 /**

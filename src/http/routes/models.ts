@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../contract/errors.ts';
 import { ENDPOINTS, routePath } from '../../contract/endpoints.ts';
 import type { ModelList } from '../../contract/models.ts';
+import { modelNotFound } from '../../operations/resolve-model.ts';
 import type { HttpDeps } from '../deps.ts';
 import { principalOf } from '../auth.ts';
 
@@ -35,11 +36,7 @@ export function registerModelRoutes(app: FastifyInstance, deps: HttpDeps): void 
     async (request) => {
       const id = request.params.model;
       const model = deps.catalog.find(id, principalOf(request).organizationId);
-      if (!model) {
-        throw new ApiError('model_not_found', {
-          message: `The model '${id.length > 100 ? `${id.slice(0, 100)}...` : id}' does not exist or is not available to this organization.`,
-        });
-      }
+      if (!model) throw modelNotFound(id);
       return model.model;
     },
   );

@@ -18,7 +18,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: HttpDeps)
       return {
         object: 'organization.balance',
         organization_id: organization.id,
-        available_credits: availableCredits(organization.balance_millicents - organization.reserved_millicents, deps.millicentsPerCredit),
+        available_credits: availableCredits(organization, deps.millicentsPerCredit),
         observed_at: Math.floor(Date.now() / 1000),
       };
     },

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS, routePath } from '../../contract/endpoints.ts';
-import { normalizeResponsesBody, type ResponsesRequest } from '../../contract/responses.ts';
-import { createResponse } from '../../operations/respond.ts';
+import { normalizeResponsesBody, type ResponsesRequest, type ResponsesStreamEvent } from '../../contract/responses.ts';
+import { collectResponse, createResponse, responsesErrorEvent } from '../../operations/respond.ts';
+import { RESPONSES_JSON_SHAPE } from '../body-size.ts';
 import type { HttpDeps } from '../deps.ts';
+import { toApiError } from '../errors.ts';
 import { operationContext } from '../operation-context.ts';
+import { writeEventStream, type SseFrame } from '../sse.ts';
+
+const frame = (event: ResponsesStreamEvent): SseFrame => ({ event: event.type, data: event });
 
 export function registerResponsesRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const endpoint = ENDPOINTS.createResponse;
@@ -12,9 +17,31 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: HttpDeps): v
     {
       onRequest: [deps.auth(endpoint.auth), deps.limit('requests.responses')],
       preValidation: async (request) => normalizeResponsesBody(request.body),
-      bodyLimit: deps.bodyLimits.responses,
+      bodyLimit: deps.maxBodyBytes.responses,
+      config: { jsonShape: RESPONSES_JSON_SHAPE },
       schema: { body: endpoint.body },
     },
-    async (request, reply) => createResponse(deps.operations, operationContext(request, reply), request.body),
+    async (request, reply) => {
+      const events = await createResponse(deps.operations, operationContext(request, reply), request.body);
+      if (!request.body.stream) return collectResponse(events);
+      // A failure before the first event is a plain JSON error; after it, an `error` event.
+      const first = await events.next();
+      if (first.done) throw new Error('a Responses run ended without any event');
+      let last = first.value.sequence_number;
+      const frames = (async function* () {
+        for await (const event of events) {
+          last = event.sequence_number;
+          yield frame(event);
+        }
+      })();
+      await writeEventStream(
+        reply,
+        frame(first.value),
+        frames,
+        (error) => frame(responsesErrorEvent(toApiError(error), last + 1, request.id)),
+        deps.streams,
+      );
+      return reply;
+    },
   );
 }

@@ -12,14 +12,19 @@ import type { RequestRuleName } from '../../limits/rules.ts';
 import type { HttpDeps } from '../deps.ts';
 import { toApiError } from '../errors.ts';
 import { operationContext } from '../operation-context.ts';
-import { writeEventStream, type SseFrame } from '../sse.ts';
+import { writeEventStream, type SseFrame, type StreamObserver } from '../sse.ts';
 
 type SvgOperation<B> = (deps: OperationDeps, ctx: OperationContext, body: B) => Promise<AsyncGenerator<SvgStreamEvent>>;
 
 const frame = (event: SvgStreamEvent): SseFrame => ({ event: event.type, data: event });
 
 /** Sends an SVG operation's events as SSE, or answers with a JSON error if it fails before the first one. */
-async function streamSvgEvents(reply: FastifyReply, events: AsyncGenerator<SvgStreamEvent>, requestId: string): Promise<void> {
+async function streamSvgEvents(
+  reply: FastifyReply,
+  events: AsyncGenerator<SvgStreamEvent>,
+  requestId: string,
+  observer: StreamObserver | undefined,
+): Promise<void> {
   const first = await events.next();
   if (first.done) throw new Error('an SVG operation ended without any event');
   const frames = (async function* () {
@@ -28,7 +33,7 @@ async function streamSvgEvents(reply: FastifyReply, events: AsyncGenerator<SvgSt
   await writeEventStream(reply, frame(first.value), frames, (error) => {
     const envelope = toEnvelope(toApiError(error), requestId);
     return { event: 'error', data: { type: 'error', ...envelope } };
-  });
+  }, observer);
 }
 
 function svgRoute<B extends { stream?: boolean }>(
@@ -47,15 +52,15 @@ function svgRoute<B extends { stream?: boolean }>(
       const body = request.body as B;
       const events = await operation(deps.operations, operationContext(request, reply), body);
       if (!body.stream) return collectSvgResponse(events, withScore);
-      await streamSvgEvents(reply, events, request.id);
+      await streamSvgEvents(reply, events, request.id, deps.streams);
       return reply;
     },
   );
 }
 
 export function registerSvgRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  svgRoute(app, deps, ENDPOINTS.createGeneration, 'requests.svg', deps.bodyLimits.generation, generateSvgs);
-  svgRoute(app, deps, ENDPOINTS.createVectorization, 'requests.svg', deps.bodyLimits.vectorization, vectorizeImage);
-  svgRoute(app, deps, ENDPOINTS.createEdit, 'requests.edits', deps.bodyLimits.edit, editSvg);
-  svgRoute(app, deps, ENDPOINTS.createAnimation, 'requests.animations', deps.bodyLimits.animation, animateSvg);
+  svgRoute(app, deps, ENDPOINTS.createGeneration, 'requests.svg', deps.maxBodyBytes.generation, generateSvgs);
+  svgRoute(app, deps, ENDPOINTS.createVectorization, 'requests.svg', deps.maxBodyBytes.vectorization, vectorizeImage);
+  svgRoute(app, deps, ENDPOINTS.createEdit, 'requests.edits', deps.maxBodyBytes.edit, editSvg);
+  svgRoute(app, deps, ENDPOINTS.createAnimation, 'requests.animations', deps.maxBodyBytes.animation, animateSvg);
 }

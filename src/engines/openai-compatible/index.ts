@@ -1,0 +1,305 @@
+import type { Logger } from 'pino';
+import { ConfigError } from '../../config/load.ts';
+import type { CatalogEntry } from '../../config/schema.ts';
+import { ApiError } from '../../contract/errors.ts';
+import type { ImageRef } from '../../media/inputs.ts';
+import type { MediaInputs } from '../../media/inputs.ts';
+import { formatViewBox } from '../../svg/attributes.ts';
+import { svgFromModelText, type ModelSvg } from '../../svg/model-output.ts';
+import { surelyVisible } from '../../svg/visibility.ts';
+import { parseSvg, SvgParseError } from '../../svg/parse.ts';
+import type { TokenUsage } from '../../contract/usage.ts';
+import { outputsOf, REVIEW_OUTPUT_TOKENS, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
+import { runCall, type CallContext, type CallEvent, type CallResult, type ChatMessage } from './completion.ts';
+import { ConcurrencyLimit } from './concurrency.ts';
+import { EventChannel } from './event-channel.ts';
+import { parseOptions, type OpenAiCompatibleOptions } from './options.ts';
+import { prepareAnimation } from './animate.ts';
+import { EDIT_SYSTEM_PROMPT, editUserPrompt, GENERATE_SYSTEM_PROMPT, generateUserPrompt, systemPrompt } from './prompts.ts';
+import { runResponses } from './responses/run.ts';
+import { reviewEdit } from './review.ts';
+import type { SvgRenderer } from './renderer.ts';
+import { countTokens } from './token-count.ts';
+import { FINISHED, UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
+
+/** What the engine needs from the rest of the service. */
+export interface OpenAiCompatibleServices {
+  media: MediaInputs;
+  /** A checked image as a data: URL a vision model takes, at most `maxSide` pixels a side. */
+  referenceImage(ref: ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
+  /** Renders sanitized SVG off the event loop: whether it shows anything, and a PNG for review. */
+  renderer: SvgRenderer;
+  /** Secrets named by `api_key_env`, read by the config layer. */
+  secret(name: string): string | undefined;
+  logger?: Logger;
+  /** Told of each upstream call when it ends (metrics). */
+  upstreamCalls?: UpstreamObserver;
+}
+
+export interface UpstreamObserver {
+  upstreamCall(model: string, report: UpstreamCallReport): void;
+}
+
+/** The viewBox asked for when a request names none. */
+const DEFAULT_VIEWBOX = '0 0 512 512';
+const DEFAULT_OUTPUT_TOKENS = 8192;
+const IMAGE_INPUT_TOKENS = 1536;
+const SAMPLING = { temperature: 'temperature', topP: 'top_p', presencePenalty: 'presence_penalty' } as const;
+
+/**
+ * Generations and edits on any OpenAI-compatible chat server (vLLM, SGLang, llama.cpp server,
+ * Ollama, LM Studio, hosted providers). Each output is one streamed completion, n of them in
+ * parallel within the entry's max_concurrency; the answer goes through the model-output SVG
+ * pipeline and is rendered to check that it shows something before it is delivered.
+ */
+export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: OpenAiCompatibleServices): Engine {
+  const options = parseOptions(entry);
+  if (entry.input_modalities && entry.input_modalities.includes('image') !== options.vision) {
+    throw new ConfigError(`Model ${entry.id}: options.vision is ${options.vision}, but input_modalities ${options.vision ? 'does not list' : 'lists'} image; make them agree.`);
+  }
+  const apiKey = options.api_key_env === undefined ? undefined : services.secret(options.api_key_env);
+  if (options.api_key_env !== undefined && apiKey === undefined) {
+    throw new ConfigError(`Model ${entry.id}: options.api_key_env names ${options.api_key_env}, which is not set.`);
+  }
+  const observer = services.upstreamCalls;
+  const client = new UpstreamClient({
+    baseUrl: options.base_url,
+    apiKey,
+    connectTimeoutMs: options.connect_timeout_ms,
+    onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, report)),
+  });
+  const limit = new ConcurrencyLimit(options.max_concurrency);
+  const engine = new OpenAiCompatibleEngine(entry, options, client, limit, services);
+  return {
+    runSvg: (job) => engine.run(job),
+    // POST /v1/responses: translated to Chat Completions, or passed through (options.responses_api).
+    respond: (job) => runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, logger: services.logger }, job),
+  };
+}
+
+class OpenAiCompatibleEngine {
+  constructor(
+    private readonly entry: CatalogEntry,
+    private readonly options: OpenAiCompatibleOptions,
+    private readonly client: UpstreamClient,
+    private readonly limit: ConcurrencyLimit,
+    private readonly services: OpenAiCompatibleServices,
+  ) {}
+
+  async *run(job: SvgJob): AsyncGenerator<EngineEvent> {
+    if (job.operation === 'svg_vectorize') {
+      throw new ApiError('model_unavailable', { message: `The model '${this.entry.id}' cannot run ${job.operation} yet.` });
+    }
+    const abort = new AbortController();
+    const onAbort = () => abort.abort(job.signal.reason);
+    job.signal.addEventListener('abort', onAbort, { once: true });
+    const outputs = outputsOf(job);
+    const channel = new EventChannel<EngineEvent>(outputs);
+    try {
+      // Inputs first: a reference that cannot be fetched is a plain 400 before any model work.
+      const prepared = await this.prepare(job, abort.signal);
+      for (let index = 0; index < outputs; index++) {
+        this.produce(job, index, prepared, abort.signal, (event) => channel.push(event)).then(
+          () => channel.done(),
+          (error: unknown) => {
+            if (error instanceof ApiError) {
+              channel.push({ type: 'failed', index, error });
+              channel.done();
+            } else {
+              channel.done(error);
+            }
+          },
+        );
+      }
+      yield* channel.drain();
+    } finally {
+      job.signal.removeEventListener('abort', onAbort);
+      abort.abort(FINISHED); // the client left, or the batch ended: no upstream call outlives the request
+    }
+  }
+
+  /** One output: a completion (and, for edits, its review rounds), then the SVG pipeline. */
+  private async produce(job: SvgJob, index: number, prepared: Prepared, signal: AbortSignal, emit: (event: EngineEvent) => void): Promise<void> {
+    const release = await this.limit.acquire(signal);
+    const metered = new Meter(this.options);
+    try {
+      const { messages, viewBox } = prepared;
+      let announced = false;
+      const onEvent = (event: CallEvent) => {
+        if (event.type === 'accepted') {
+          if (!announced) emit({ type: 'generating', index });
+          announced = true;
+        } else if (event.type === 'reasoning') {
+          emit({ type: 'reasoning', index, text: event.text });
+        } else {
+          emit({ type: 'draft', index, svg: event.svg, update: 'snapshot' });
+        }
+      };
+      const context = this.callContext(signal, job.streaming);
+      const drafts = job.streaming ? { fallbackViewBox: viewBox } : undefined;
+      const maxTokens = this.outputBudget(job.maxOutputTokens);
+      const result = await runCall(context, { messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
+      await metered.add(messages, result);
+      let svg = await this.deliverable(result, viewBox, job, signal);
+      if (job.operation === 'svg_edit' && job.maxReviewSteps > 0 && this.options.vision) {
+        svg = await reviewEdit({
+          instruction: job.prompt,
+          svg,
+          steps: job.maxReviewSteps,
+          renderer: this.services.renderer,
+          signal,
+          review: async (reviewMessages) => {
+            const reviewed = await runCall(context, { messages: reviewMessages, maxTokens: this.outputBudget(job.settings.orchestratorMaxOutputTokens ?? REVIEW_OUTPUT_TOKENS), sampling: this.sampling(job, 0) }, () => undefined);
+            await metered.add(reviewMessages, reviewed);
+            return reviewed.text;
+          },
+          redo: async (redoMessages) => {
+            const redone = await runCall(
+              context,
+              { messages: redoMessages, maxTokens: this.outputBudget(job.settings.shallowMaxOutputTokens ?? job.maxOutputTokens), sampling: this.sampling(job, job.temperature), drafts },
+              onEvent,
+            );
+            await metered.add(redoMessages, redone);
+            return this.deliverable(redone, viewBox, job, signal);
+          },
+          status: (text) => emit({ type: 'generating', index, text }),
+        });
+      }
+      emit({ type: 'content', index, svg, usage: metered.total(), finished: true });
+    } finally {
+      release();
+    }
+  }
+
+  /** A client that does not stream sees no drafts or reasoning: the upstream answers in one piece then. */
+  private callContext(signal: AbortSignal, streaming: boolean): CallContext {
+    return {
+      stream: streaming,
+      client: this.client,
+      model: this.options.model,
+      extraBody: this.options.extra_body,
+      signal,
+      firstTokenTimeoutMs: this.options.first_token_timeout_ms,
+      deadlineAt: Date.now() + this.options.total_timeout_ms,
+      logger: this.services.logger,
+      modelId: this.entry.id,
+    };
+  }
+
+  /** The output cap asked for (or the entry's), plus the reasoning budget of a reasoning model. */
+  private outputBudget(requested: number | null | undefined): number {
+    const cap = requested ?? this.options.max_output_tokens ?? this.entry.max_output_length ?? DEFAULT_OUTPUT_TOKENS;
+    return cap + (this.options.reasoning ? this.options.reasoning_budget_tokens : 0);
+  }
+
+  /** Sampling fields the entry lists as supported; reasoning_effort for reasoning models. */
+  private sampling(job: SvgJob, temperature: number | null | undefined): Record<string, number | string> {
+    const supported = new Set<string>(this.entry.supported_sampling_parameters ?? []);
+    const sampling: Record<string, number | string> = {};
+    const values = { temperature: temperature ?? undefined, topP: job.topP, presencePenalty: job.presencePenalty ?? undefined };
+    for (const [key, wire] of Object.entries(SAMPLING) as [keyof typeof SAMPLING, string][]) {
+      const value = values[key];
+      if (value !== undefined && supported.has(wire)) sampling[wire] = value;
+    }
+    if (this.options.reasoning && job.reasoningEffort) sampling.reasoning_effort = job.reasoningEffort;
+    return sampling;
+  }
+
+  /** The messages of the first call, and the viewBox the answer should have. */
+  private async prepare(job: SvgJob, signal: AbortSignal): Promise<Prepared> {
+    if (job.operation === 'svg_generate') {
+      const images = await this.images(job.references, signal);
+      const viewBox = job.viewBox ? formatViewBox(job.viewBox) : DEFAULT_VIEWBOX;
+      return {
+        viewBox,
+        messages: [
+          { role: 'system', content: systemPrompt(GENERATE_SYSTEM_PROMPT, viewBox) },
+          { role: 'user', content: withImages(generateUserPrompt(job.prompt, job.instructions, images.length), images) },
+        ],
+      };
+    }
+    if (job.operation === 'svg_animate') return prepareAnimation(job, this.services.media, DEFAULT_VIEWBOX, signal);
+    if (job.operation !== 'svg_edit') throw new Error('unreachable');
+    const [source, images] = await Promise.all([this.services.media.loadSvg(job.source, signal), this.images(job.referenceImages, signal)]);
+    const viewBox = job.viewBox ? formatViewBox(job.viewBox) : (parseSvg(source).attributes.get('viewBox') ?? DEFAULT_VIEWBOX);
+    return {
+      viewBox,
+      messages: [
+        { role: 'system', content: EDIT_SYSTEM_PROMPT },
+        { role: 'user', content: withImages(editUserPrompt(job.prompt, source, images.length), images) },
+      ],
+    };
+  }
+
+  private images(refs: ImageRef[], signal: AbortSignal): Promise<string[]> {
+    return Promise.all(refs.map((ref) => this.services.referenceImage(ref, this.options.reference_max_side, signal)));
+  }
+
+  /**
+   * The answer's SVG through the model-output pipeline, finished for delivery (sanitized, the
+   * request's viewBox applied), and shown to draw something: a refusal, nothing usable or a
+   * blank fails the output.
+   */
+  private async deliverable(result: CallResult, viewBox: string, job: SvgJob, signal: AbortSignal): Promise<string> {
+    if (result.refusal || result.finishReason === 'content_filter') {
+      throw new ApiError('content_policy_violation', { message: 'The model declined this request under its content policy.' });
+    }
+    let output: ModelSvg;
+    try {
+      output = svgFromModelText(result.text, { truncated: result.finishReason === 'length', fallbackViewBox: viewBox, viewBox: job.viewBox });
+    } catch (error) {
+      if (!(error instanceof SvgParseError)) throw error;
+      const cut = result.finishReason === 'length' ? ' (the answer hit its token limit)' : '';
+      throw new ApiError('model_error', { message: `The model returned no usable SVG${cut}: ${error.message}` });
+    }
+    // Rendering decides only when the structure cannot tell.
+    if (!surelyVisible(output.root) && !(await this.services.renderer.isVisible(output.svg, signal))) {
+      throw new ApiError('model_error', { message: 'The model returned an SVG that shows nothing.' });
+    }
+    return output.svg;
+  }
+}
+
+interface Prepared {
+  messages: ChatMessage[];
+  /** The viewBox asked for (or the source's, for an edit): the answer's when it writes none. */
+  viewBox: string;
+}
+
+function withImages(text: string, images: string[]): ChatMessage['content'] {
+  if (images.length === 0) return text;
+  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))];
+}
+
+/**
+ * Usage over every upstream call of one output. A server that reports no usage is counted
+ * locally (the o200k tokenizer over the messages' text and the answer, each image at the
+ * entry's image allowance), so real work is never settled as zero.
+ */
+class Meter {
+  private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
+
+  constructor(private readonly options: OpenAiCompatibleOptions) {}
+
+  async add(messages: ChatMessage[], result: CallResult): Promise<void> {
+    const counted = result.usage ?? (await this.countLocally(messages, result));
+    this.usage.inputTokens += counted.promptTokens;
+    this.usage.outputTokens += counted.completionTokens;
+    this.usage.cachedInputTokens += Math.min(counted.cachedTokens, counted.promptTokens);
+  }
+
+  private async countLocally(messages: ChatMessage[], result: CallResult): Promise<UpstreamUsage> {
+    const texts: string[] = [];
+    let images = 0;
+    for (const message of messages) {
+      if (typeof message.content === 'string') texts.push(message.content);
+      else for (const part of message.content) part.type === 'text' ? texts.push(part.text) : images++;
+    }
+    const prompt = (await countTokens(texts)) + images * (this.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+    return { promptTokens: prompt, completionTokens: await countTokens([result.text, result.reasoning]), cachedTokens: 0 };
+  }
+
+  total(): TokenUsage {
+    return { ...this.usage };
+  }
+}

@@ -1,0 +1,51 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ConfigError } from '../../config/load.ts';
+import type { CatalogEntry } from '../../config/schema.ts';
+import { compileValidator } from '../../contract/validator.ts';
+
+/**
+ * A catalog entry's `options` for the openai-compatible engine, validated when the service
+ * starts: a mistake fails the start, naming the entry and the field, never a request.
+ */
+export const OpenAiCompatibleOptions = Type.Object(
+  {
+    base_url: Type.String({ pattern: '^https?://[^\\s]+$', description: 'The server\'s OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1.' }),
+    model: Type.String({ minLength: 1, description: 'The model name the server knows.' }),
+    api_key_env: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Name of the environment variable holding the bearer key (keys stay out of config files).' }),
+    ),
+    vision: Type.Boolean({ default: false, description: 'The model takes image input: references are sent to it, and it can review edits.' }),
+    responses_api: Type.Boolean({
+      default: false,
+      description: 'The server speaks the Responses API itself (POST {base_url}/responses): /v1/responses is passed through to it instead of being translated to Chat Completions.',
+    }),
+    reasoning: Type.Boolean({ default: false, description: 'The model reasons before it answers: reasoning_effort is sent, and reasoning_budget_tokens are added to the output budget.' }),
+    reasoning_budget_tokens: Type.Integer({ minimum: 0, maximum: 262_144, default: 8192 }),
+    connect_timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 5000 }),
+    first_token_timeout_ms: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 120_000 }),
+    total_timeout_ms: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 600_000 }),
+    max_concurrency: Type.Integer({ minimum: 1, maximum: 4096, default: 4, description: 'Upstream calls at once for this entry; more wait in turn.' }),
+    max_output_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 262_144, description: 'Output budget when the request names none (default: the entry\'s max_output_length, else 8192).' })),
+    extra_body: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'Server-specific request fields, e.g. chat_template_kwargs.' }),
+    reference_max_side: Type.Integer({ minimum: 64, maximum: 4096, default: 1024, description: 'Reference images are downscaled to at most this many pixels a side.' }),
+    prompt_overhead_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    image_input_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type OpenAiCompatibleOptions = Static<typeof OpenAiCompatibleOptions>;
+
+let validate: ((value: unknown) => OpenAiCompatibleOptions) | undefined;
+
+/** The entry's options with defaults filled in, or a ConfigError naming the entry and field. */
+export function parseOptions(entry: CatalogEntry): OpenAiCompatibleOptions {
+  validate ??= compileValidator<OpenAiCompatibleOptions>(OpenAiCompatibleOptions);
+  const copy = structuredClone(entry.options) as Record<string, unknown>;
+  try {
+    return validate(copy);
+  } catch (error) {
+    const { message, param } = error as { message: string; param?: string };
+    const field = param ? `options.${param}` : 'options';
+    throw new ConfigError(`Model ${entry.id}: ${field} is invalid (${message.replace(/^Invalid (value|type) for '[^']*': /, '').replace(/^Unrecognized request argument supplied: /, 'unknown field ')})`);
+  }
+}

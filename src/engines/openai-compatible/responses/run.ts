@@ -1,0 +1,170 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { CatalogEntry } from '../../../config/schema.ts';
+import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/responses.ts';
+import type { ResponsesJob } from '../../engine.ts';
+import type { ConcurrencyLimit } from '../concurrency.ts';
+import type { OpenAiCompatibleOptions } from '../options.ts';
+import { countTokens } from '../token-count.ts';
+import { FINISHED, UpstreamError, type UpstreamClient, type UpstreamUsage } from '../upstream-client.ts';
+import { mapUpstreamFailure, refusedParameter } from '../upstream-errors.ts';
+import { ResponseBuilder } from './builder.ts';
+import { ChatAnswerReader, type ChatEnd } from './chat-answer.ts';
+import { toChatRequest, type ChatRequest } from './chat-request.ts';
+import { PassthroughReader, toResponsesBody, type PassthroughEnd } from './passthrough.ts';
+
+/** The output cap when neither the request nor the entry names one (as for SVG calls). */
+const DEFAULT_OUTPUT_TOKENS = 8192;
+const IMAGE_INPUT_TOKENS = 1536;
+
+export interface ResponsesRunContext {
+  entry: CatalogEntry;
+  options: OpenAiCompatibleOptions;
+  client: UpstreamClient;
+  limit: ConcurrencyLimit;
+  /** A checked image as a data: URL of at most `maxSide` pixels a side. */
+  referenceImage(ref: import('../../../media/inputs.ts').ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
+  logger?: Logger;
+}
+
+/**
+ * The most output a Responses call may produce: the request's `max_output_tokens` (reasoning
+ * included, as Responses counts it), else the entry's cap plus the reasoning budget of a
+ * reasoning model. Sent upstream as the call's limit, so the reservation bounds what it costs.
+ */
+export function responsesOutputCap(requested: number | null | undefined, entry: CatalogEntry, options: OpenAiCompatibleOptions): number {
+  if (requested !== undefined && requested !== null) return requested;
+  return (options.max_output_tokens ?? entry.max_output_length ?? DEFAULT_OUTPUT_TOKENS) + (options.reasoning ? options.reasoning_budget_tokens : 0);
+}
+
+/**
+ * Runs one POST /v1/responses on the entry's server: translated to Chat Completions, or passed
+ * through when the server speaks Responses (`options.responses_api`). Events start once the
+ * server accepted the call (an unreachable or busy server is still a plain JSON error). Failures
+ * are mapped as for SVG calls; one retry follows a connect failure, a short 429, a 5xx, an error
+ * frame or a cut stream — only while no output item reached the client. The service never runs
+ * a tool: calls are returned for the caller to run.
+ */
+export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob): AsyncGenerator<ResponsesStreamEvent> {
+  const { entry, options, client } = ctx;
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(job.signal.reason);
+  if (job.signal.aborted) onAbort();
+  else job.signal.addEventListener('abort', onAbort, { once: true });
+  const signal = abort.signal;
+  try {
+    // Inputs first: an image that cannot be fetched or decoded is a plain 400 before any model work.
+    const imageUrls = new Map<object, string>();
+    await Promise.all(
+      [...job.images].map(async ([part, ref]) => imageUrls.set(part, await ctx.referenceImage(ref, options.reference_max_side, signal))),
+    );
+    const request = job.request;
+    const maxOutputTokens = responsesOutputCap(request.max_output_tokens, entry, options);
+    const chat = options.responses_api ? undefined : toChatRequest(request, entry, options, imageUrls);
+    const passthroughBody = options.responses_api ? toResponsesBody(request, entry, options, imageUrls, maxOutputTokens) : undefined;
+
+    const release = await ctx.limit.acquire(signal);
+    try {
+      const builder = new ResponseBuilder(request, entry.id);
+      const deadlineAt = Date.now() + options.total_timeout_ms;
+      const call = (body: Record<string, unknown>) => ({ body, signal, firstTokenTimeoutMs: options.first_token_timeout_ms, deadlineAt });
+      let streamOptions = true;
+      let retried = false;
+      for (;;) {
+        try {
+          if (chat) {
+            const reader = new ChatAnswerReader(builder, chat.customTools, request.parallel_tool_calls === false);
+            const body = {
+              ...options.extra_body,
+              model: options.model,
+              ...chat.body,
+              max_tokens: maxOutputTokens,
+              stream: true,
+              ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
+            };
+            for await (const delta of client.complete(call(body))) {
+              if (delta.accepted) yield* builder.start();
+              else yield* reader.take(delta);
+            }
+            const { events, end } = reader.end();
+            yield* events;
+            yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx) });
+          } else {
+            const reader = new PassthroughReader(builder);
+            for await (const delta of client.respond(call(passthroughBody!))) {
+              if (delta.accepted) yield* builder.start();
+              else if (delta.event) yield* reader.take(delta.event);
+            }
+            const end = reader.end();
+            yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx) });
+          }
+          return;
+        } catch (error) {
+          if (!(error instanceof UpstreamError)) throw error;
+          if (chat && streamOptions && refusedParameter(error, 'stream_options')) {
+            streamOptions = false;
+            continue;
+          }
+          const mapped = mapUpstreamFailure(error);
+          if (mapped.misconfigured) ctx.logger?.error({ err: error, model: entry.id }, "the upstream refused our credentials: check the model entry's api_key_env");
+          else ctx.logger?.warn({ err: error, model: entry.id }, 'upstream Responses call failed');
+          if (mapped.retryable && !retried && !builder.forwarded) {
+            retried = true;
+            if (mapped.waitSeconds > 0) await sleep(mapped.waitSeconds * 1000, undefined, { signal });
+            continue;
+          }
+          throw mapped.error;
+        }
+      }
+    } finally {
+      release();
+    }
+  } finally {
+    job.signal.removeEventListener('abort', onAbort);
+    abort.abort(FINISHED); // the client left, or the response ended: no upstream call outlives the request
+  }
+}
+
+/** Wire usage from what the server reported, or from a local count when it reported none. */
+function wire(usage: UpstreamUsage, reasoningTokens: number): ResponsesUsage {
+  return {
+    input_tokens: usage.promptTokens,
+    output_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    input_tokens_details: { cached_tokens: Math.min(usage.cachedTokens, usage.promptTokens) },
+    output_tokens_details: { reasoning_tokens: Math.min(usage.reasoningTokens ?? reasoningTokens, usage.completionTokens) },
+  };
+}
+
+async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: string): Promise<number> {
+  if (usage?.reasoningTokens !== undefined || reasoning === '') return 0;
+  return countTokens([reasoning]);
+}
+
+/**
+ * A chat call's usage. A server that reports none is counted with the o200k tokenizer, as SVG
+ * calls are: the messages' text, the tool definitions and replayed calls, each image at the
+ * entry's allowance in; the answer, its reasoning and its tool calls out.
+ */
+async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunContext): Promise<ResponsesUsage> {
+  const reasoningTokens = await reasoningTokensOf(end.usage, end.reasoning);
+  if (end.usage) return wire(end.usage, reasoningTokens);
+  const texts: string[] = [];
+  for (const message of chat.messages) {
+    if (typeof message.content === 'string') texts.push(message.content);
+    else for (const part of message.content) if (part.type === 'text') texts.push(part.text);
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
+  }
+  if (chat.body.tools) texts.push(JSON.stringify(chat.body.tools));
+  const prompt = (await countTokens(texts)) + chat.images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+  const completion = await countTokens(end.written);
+  return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, Math.min(reasoningTokens, completion));
+}
+
+async function usageOfPassthrough(end: PassthroughEnd, body: Record<string, unknown>, images: number, ctx: ResponsesRunContext): Promise<ResponsesUsage> {
+  if (end.usage) return wire(end.usage, 0);
+  const input = JSON.stringify({ instructions: body.instructions, input: body.input, tools: body.tools }, (key, value: unknown) => (key === 'image_url' ? '' : value));
+  const prompt = (await countTokens([input])) + images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+  const completion = await countTokens(end.written);
+  return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, 0);
+}

@@ -1,0 +1,458 @@
+import { createParser } from 'eventsource-parser';
+import { Agent, request } from 'undici';
+
+/**
+ * A thin client for `POST /chat/completions` on an OpenAI-compatible server, streaming (and
+ * `POST /responses` for a server that speaks the Responses API itself). It is
+ * our own rather than the `openai` SDK because the engine needs what the SDK hides or refuses:
+ * separate connect, first-token and total deadlines; `Retry-After` on every failure; error
+ * frames inside a 200 stream in both shapes servers send (`{"error":…}`, vLLM's
+ * `{"object":"error",…}`); `data:` keep-alives that are not JSON (skipped, not fatal); usage from
+ * whichever chunk carries it; and Node 20 (the SDK's current major needs Node 22).
+ */
+export interface UpstreamEndpoint {
+  baseUrl: string;
+  apiKey?: string;
+  connectTimeoutMs: number;
+  /** Told when each call ends, however it ends (metrics). */
+  onCallEnd?: (report: UpstreamCallReport) => void;
+}
+
+/** How one upstream call went: its duration, and whether it answered in full, failed, or was left by its caller. */
+export interface UpstreamCallReport {
+  seconds: number;
+  outcome: 'ok' | 'error' | 'cancelled';
+  /** For an error: what failed, e.g. `connect`, `status_503`, `first-token-timeout`. */
+  failure?: string;
+}
+
+/** One chunk's worth of a completion, normalized across servers. */
+export interface CompletionDelta {
+  /** The first delta of every completion: the server answered 200 and is working on it. */
+  accepted?: true;
+  content?: string;
+  /** `reasoning_content` (DeepSeek, older vLLM) or `reasoning` (vLLM ≥ 0.11, Ollama, OpenRouter). */
+  reasoning?: string;
+  refusal?: string;
+  /** Pieces of tool calls, by the call's `index` in the answer (arguments arrive split across chunks). */
+  toolCalls?: ToolCallDelta[];
+  finishReason?: string;
+  usage?: UpstreamUsage;
+}
+
+/** One chunk's piece of one tool call: `id` and `name` usually come first, then `arguments` in parts. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+export interface UpstreamUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** Output tokens spent reasoning, when the server says (`completion_tokens_details.reasoning_tokens`). */
+  reasoningTokens?: number;
+}
+
+/** One event of a native Responses stream (`accepted` first, as for completions). */
+export interface ResponsesStreamDelta {
+  accepted?: true;
+  event?: { type: string; [field: string]: unknown };
+}
+
+/** How one endpoint's answers are read: a whole JSON body, or one SSE chunk at a time. */
+interface Reader<T> {
+  json(body: unknown): T;
+  /** The delta of one parsed chunk; throws UpstreamError for an error frame. */
+  chunk(chunk: unknown): T;
+  /** Whether this delta is the model answering (ends the first-token wait). */
+  isToken(delta: T): boolean;
+}
+
+export type UpstreamFailure =
+  | { kind: 'connect' }
+  | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string }
+  | { kind: 'frame'; detail: string }
+  | { kind: 'malformed'; detail: string }
+  | { kind: 'dropped' }
+  | { kind: 'first-token-timeout' }
+  | { kind: 'deadline' };
+
+/** A failure of the upstream (never of our caller): the engine maps it to the spec's errors. */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly failure: UpstreamFailure,
+    options?: { cause?: unknown },
+  ) {
+    super(`upstream ${failure.kind}${'status' in failure ? ` ${failure.status}` : ''}${'detail' in failure ? `: ${failure.detail}` : ''}`, options);
+  }
+}
+
+export interface CompletionCall {
+  body: Record<string, unknown>;
+  /** The client's request: aborting it closes the upstream connection. */
+  signal: AbortSignal;
+  firstTokenTimeoutMs: number;
+  /** Absolute time (Date.now()) by which the whole completion must have ended. */
+  deadlineAt: number;
+}
+
+/** Why a finished call's controller is aborted (after the fact: nothing waits on it then). */
+export const FINISHED = new Error('the call is over');
+
+/** A server that keeps the response open after [DONE] is cut off after this long. */
+const DRAIN_AFTER_DONE_MS = 100;
+
+/** Error bodies are read only this far: they are for logs, never shown to clients. */
+const ERROR_BODY_BYTES = 8192;
+
+const COMPLETIONS: Reader<CompletionDelta> = {
+  json: completionOf,
+  chunk: chunkDelta,
+  isToken: (delta) => Boolean(delta.content || delta.reasoning || delta.refusal || delta.toolCalls),
+};
+
+/** Lifecycle events say the server is working; anything else is the model answering. */
+const NOT_TOKENS = new Set(['response.created', 'response.in_progress', 'response.queued']);
+const RESPONSES: Reader<ResponsesStreamDelta> = {
+  json: responseOfJson,
+  chunk: responsesEventOf,
+  isToken: (delta) => delta.event !== undefined && !NOT_TOKENS.has(delta.event.type),
+};
+
+export class UpstreamClient {
+  private readonly agent: Agent;
+  private readonly url: string;
+  private readonly responsesUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly onCallEnd?: (report: UpstreamCallReport) => void;
+
+  constructor(endpoint: UpstreamEndpoint) {
+    this.onCallEnd = endpoint.onCallEnd;
+    const base = endpoint.baseUrl.replace(/\/+$/, '');
+    this.url = `${base}/chat/completions`;
+    this.responsesUrl = `${base}/responses`;
+    this.agent = new Agent({ connect: { timeout: endpoint.connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    this.headers = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+      ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+    };
+  }
+
+  /**
+   * Streams one completion. Yields normalized deltas; throws UpstreamError for anything the
+   * upstream did wrong, or the caller's abort reason when the caller went away.
+   */
+  complete(call: CompletionCall): AsyncGenerator<CompletionDelta> {
+    return this.post(this.url, call, COMPLETIONS);
+  }
+
+  /**
+   * Streams one native Responses call (`POST {base_url}/responses`): its events as sent, after
+   * `accepted`. Error events and `response.failed` throw UpstreamError (kind `frame`); the rest
+   * of the contract is complete()'s.
+   */
+  respond(call: CompletionCall): AsyncGenerator<ResponsesStreamDelta> {
+    return this.post(this.responsesUrl, call, RESPONSES);
+  }
+
+  private async *post<T extends { accepted?: true }>(url: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
+    const controller = new AbortController();
+    const startedAt = performance.now();
+    let failure: UpstreamFailure | undefined;
+    let timedOut: UpstreamFailure | undefined;
+    /** The whole response was read: nothing is left to cancel. */
+    let ended = false;
+    const expire = (failure: UpstreamFailure) => () => {
+      timedOut ??= failure;
+      controller.abort();
+    };
+    const onAbort = () => controller.abort(call.signal.reason);
+    if (call.signal.aborted) onAbort();
+    else call.signal.addEventListener('abort', onAbort, { once: true });
+    const deadline = setTimeout(expire({ kind: 'deadline' }), Math.max(0, call.deadlineAt - Date.now()));
+    let firstToken: NodeJS.Timeout | undefined = setTimeout(expire({ kind: 'first-token-timeout' }), call.firstTokenTimeoutMs);
+    const gotToken = () => {
+      clearTimeout(firstToken);
+      firstToken = undefined;
+    };
+    const fail = (error: unknown, otherwise: UpstreamFailure): never => {
+      if (call.signal.aborted) throw call.signal.reason ?? error;
+      if (timedOut) throw new UpstreamError(timedOut, { cause: error });
+      if (error instanceof UpstreamError) throw error;
+      throw new UpstreamError(otherwise, { cause: error });
+    };
+
+    try {
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(url, {
+          method: 'POST',
+          headers: this.headers,
+          body: JSON.stringify(call.body),
+          signal: controller.signal,
+          dispatcher: this.agent,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
+      } catch (error) {
+        return fail(error, { kind: 'connect' });
+      }
+      if (response.statusCode !== 200) {
+        const detail = await readSome(response.body).catch(() => '');
+        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+        throw new UpstreamError({ kind: 'status', status: response.statusCode, detail: errorMessageOf(detail), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+      }
+      const contentType = String(response.headers['content-type'] ?? '');
+      yield { accepted: true } as T;
+      try {
+        if (!contentType.includes('text/event-stream')) {
+          // One JSON completion: asked for without streaming, or a server that ignored `stream`.
+          const delta = reader.json(await response.body.json());
+          ended = true;
+          gotToken();
+          yield delta;
+          return;
+        }
+        yield* this.events(response.body, gotToken, reader);
+        ended = true;
+      } catch (error) {
+        return fail(error, { kind: 'dropped' });
+      }
+    } catch (error) {
+      if (error instanceof UpstreamError) failure = error.failure;
+      throw error;
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(firstToken);
+      call.signal.removeEventListener('abort', onAbort);
+      // Leaving early (the consumer stopped) must close the upstream connection too. A shared
+      // reason: abort() without one builds a DOMException (and its stack) on every call.
+      if (!ended) controller.abort(FINISHED);
+      this.onCallEnd?.(callReport((performance.now() - startedAt) / 1000, ended, failure));
+    }
+  }
+
+  private async *events<T>(body: AsyncIterable<Buffer>, gotToken: () => void, reader: Reader<T>): AsyncGenerator<T> {
+    const pending: string[] = [];
+    const parser = createParser({ onEvent: (event) => pending.push(event.data) });
+    const decoder = new TextDecoder();
+    let done = false;
+    let drainDeadline: NodeJS.Timeout | undefined;
+    try {
+      for await (const bytes of body) {
+        if (done) continue;
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        // After [DONE] the rest is drained, not cut: the server ends the response right after it,
+        // and leaving mid-body would cancel the request (an error built per call).
+        while (pending.length > 0 && !done) {
+          const data = pending.shift()!;
+          if (data === '[DONE]') {
+            done = true;
+            drainDeadline = setTimeout(() => (body as { destroy?: () => void }).destroy?.(), DRAIN_AFTER_DONE_MS);
+            break;
+          }
+          let chunk: unknown;
+          try {
+            chunk = JSON.parse(data);
+          } catch {
+            continue; // a keep-alive sent as a data line: not JSON, not content
+          }
+          const delta = reader.chunk(chunk);
+          if (reader.isToken(delta)) gotToken();
+          yield delta;
+        }
+      }
+    } catch (error) {
+      if (!done) throw error; // a server cut off after [DONE] lost nothing
+    } finally {
+      clearTimeout(drainDeadline);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** A call that read its whole answer is ok; one that threw an UpstreamError failed; anything else, its caller left. */
+function callReport(seconds: number, ended: boolean, failure: UpstreamFailure | undefined): UpstreamCallReport {
+  if (ended) return { seconds, outcome: 'ok' };
+  if (!failure) return { seconds, outcome: 'cancelled' };
+  return { seconds, outcome: 'error', failure: failure.kind === 'status' ? `status_${failure.status}` : failure.kind };
+}
+
+async function readSome(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= ERROR_BODY_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
+}
+
+/** The provider's own message from an error body, for logs and for telling a refused parameter apart. */
+function errorMessageOf(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
+    const message = typeof parsed.error === 'object' ? parsed.error?.message : (parsed.error ?? parsed.message ?? parsed.detail);
+    if (typeof message === 'string') return message.slice(0, 500);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 500);
+}
+
+/** Seconds from a Retry-After header (seconds or an HTTP date), or undefined. */
+export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function usageOf(raw: unknown): UpstreamUsage | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const usage = raw as {
+    prompt_tokens?: unknown;
+    completion_tokens?: unknown;
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
+    completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+  };
+  const count = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
+  if (typeof usage.prompt_tokens !== 'number' && typeof usage.completion_tokens !== 'number') return undefined;
+  const measured: UpstreamUsage = {
+    promptTokens: count(usage.prompt_tokens),
+    completionTokens: count(usage.completion_tokens),
+    cachedTokens: count(usage.prompt_tokens_details?.cached_tokens),
+  };
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') measured.reasoningTokens = count(reasoning);
+  return measured;
+}
+
+/** Usage as a Responses server reports it (`input_tokens`, `output_tokens` and their details). */
+export function responsesUsageOf(raw: unknown): UpstreamUsage | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const usage = raw as {
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    input_tokens_details?: { cached_tokens?: unknown } | null;
+    output_tokens_details?: { reasoning_tokens?: unknown } | null;
+  };
+  if (typeof usage.input_tokens !== 'number' && typeof usage.output_tokens !== 'number') return undefined;
+  return usageOf({
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    prompt_tokens_details: usage.input_tokens_details,
+    completion_tokens_details: usage.output_tokens_details,
+  });
+}
+
+/** Tool calls of a chunk's delta (or of a whole message, where each call is complete). */
+function toolCallsOf(raw: unknown): ToolCallDelta[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const calls: ToolCallDelta[] = [];
+  raw.forEach((entry, position) => {
+    if (!entry || typeof entry !== 'object') return;
+    const call = entry as { index?: unknown; id?: unknown; function?: { name?: unknown; arguments?: unknown } | null };
+    const delta: ToolCallDelta = { index: typeof call.index === 'number' && Number.isSafeInteger(call.index) && call.index >= 0 ? call.index : position };
+    if (typeof call.id === 'string' && call.id !== '') delta.id = call.id;
+    const fn = call.function;
+    if (fn && typeof fn === 'object') {
+      if (typeof fn.name === 'string' && fn.name !== '') delta.name = fn.name;
+      // Some servers send arguments as an object rather than its JSON text.
+      if (typeof fn.arguments === 'string') {
+        if (fn.arguments !== '') delta.arguments = fn.arguments;
+      } else if (fn.arguments && typeof fn.arguments === 'object') {
+        delta.arguments = JSON.stringify(fn.arguments);
+      }
+    }
+    calls.push(delta);
+  });
+  return calls.length > 0 ? calls : undefined;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** One SSE chunk, or the error frame some servers send inside a 200 stream. */
+function chunkDelta(chunk: unknown): CompletionDelta {
+  if (!chunk || typeof chunk !== 'object') throw new UpstreamError({ kind: 'malformed', detail: 'a stream chunk is not an object' });
+  const frame = chunk as { error?: unknown; object?: unknown; message?: unknown; choices?: unknown; usage?: unknown };
+  if (frame.error !== undefined && frame.error !== null) {
+    throw new UpstreamError({ kind: 'frame', detail: errorMessageOf(JSON.stringify(frame)) });
+  }
+  if (frame.object === 'error') throw new UpstreamError({ kind: 'frame', detail: String(frame.message ?? 'error').slice(0, 500) });
+  const delta: CompletionDelta = {};
+  const usage = usageOf(frame.usage);
+  if (usage) delta.usage = usage;
+  const choice = Array.isArray(frame.choices) ? (frame.choices[0] as Record<string, unknown> | undefined) : undefined;
+  if (!choice) return delta;
+  const piece = (choice.delta ?? {}) as Record<string, unknown>;
+  const content = text(piece.content);
+  const reasoning = text(piece.reasoning_content) ?? text(piece.reasoning);
+  const refusal = text(piece.refusal);
+  const toolCalls = toolCallsOf(piece.tool_calls);
+  if (content) delta.content = content;
+  if (reasoning) delta.reasoning = reasoning;
+  if (refusal) delta.refusal = refusal;
+  if (toolCalls) delta.toolCalls = toolCalls;
+  if (typeof choice.finish_reason === 'string') delta.finishReason = choice.finish_reason;
+  return delta;
+}
+
+/** A whole (non-streamed) completion as one delta. */
+function completionOf(body: unknown): CompletionDelta {
+  if (!body || typeof body !== 'object') throw new UpstreamError({ kind: 'malformed', detail: 'the completion is not an object' });
+  const completion = body as { choices?: unknown; usage?: unknown; error?: unknown; object?: unknown };
+  if (completion.error !== undefined || completion.object === 'error') chunkDelta(completion);
+  const choice = Array.isArray(completion.choices) ? (completion.choices[0] as Record<string, unknown> | undefined) : undefined;
+  const message = (choice?.message ?? {}) as Record<string, unknown>;
+  const delta: CompletionDelta = {};
+  const content = text(message.content);
+  const reasoning = text(message.reasoning_content) ?? text(message.reasoning);
+  const refusal = text(message.refusal);
+  const toolCalls = toolCallsOf(message.tool_calls);
+  if (content) delta.content = content;
+  if (reasoning) delta.reasoning = reasoning;
+  if (refusal) delta.refusal = refusal;
+  if (toolCalls) delta.toolCalls = toolCalls;
+  if (typeof choice?.finish_reason === 'string') delta.finishReason = choice.finish_reason;
+  const usage = usageOf(completion.usage);
+  if (usage) delta.usage = usage;
+  return delta;
+}
+
+/** One event of a native Responses stream; an error event or a failed response is an error frame. */
+function responsesEventOf(chunk: unknown): ResponsesStreamDelta {
+  if (!chunk || typeof chunk !== 'object') throw new UpstreamError({ kind: 'malformed', detail: 'a stream event is not an object' });
+  const event = chunk as { type?: unknown; error?: unknown; message?: unknown; response?: { error?: { message?: unknown } | null } };
+  if (event.type === 'error' || (event.type === undefined && event.error !== undefined && event.error !== null)) {
+    throw new UpstreamError({ kind: 'frame', detail: errorMessageOf(JSON.stringify(event)) });
+  }
+  if (event.type === 'response.failed') {
+    throw new UpstreamError({ kind: 'frame', detail: String(event.response?.error?.message ?? 'the response failed').slice(0, 500) });
+  }
+  if (typeof event.type !== 'string') throw new UpstreamError({ kind: 'malformed', detail: 'a stream event has no type' });
+  return { event: chunk as ResponsesStreamDelta['event'] };
+}
+
+/** A whole (non-streamed) response object, as the terminal event a stream would have ended with. */
+function responseOfJson(body: unknown): ResponsesStreamDelta {
+  if (!body || typeof body !== 'object') throw new UpstreamError({ kind: 'malformed', detail: 'the response is not an object' });
+  const response = body as { object?: unknown; status?: unknown; error?: unknown };
+  if (response.object !== 'response') {
+    if (response.error !== undefined && response.error !== null) responsesEventOf(body);
+    throw new UpstreamError({ kind: 'malformed', detail: 'the body is not a response object' });
+  }
+  if (response.status === 'failed') responsesEventOf({ type: 'response.failed', response: body });
+  const type = response.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+  return { event: { type, response: body } };
+}

@@ -1,0 +1,63 @@
+import { ApiError } from '../../contract/errors.ts';
+import { UpstreamError, type UpstreamFailure } from './upstream-client.ts';
+
+/** Retry-After honoured before the one retry; a longer wait is left to the client. */
+export const MAX_RETRY_WAIT_SECONDS = 2;
+
+export interface MappedFailure {
+  error: ApiError;
+  /** Worth one more attempt if nothing reached the client yet. */
+  retryable: boolean;
+  /** Seconds to wait before that attempt. */
+  waitSeconds: number;
+  /** The operator's mistake (a wrong upstream key): logged as a configuration error. */
+  misconfigured: boolean;
+}
+
+/**
+ * What the client is told when the upstream fails. Connect failures and 429 are the model being
+ * unavailable (503, with the upstream's Retry-After); a rejected upstream key is too (the
+ * operator's fault, never the caller's); 5xx, error frames, cut streams and garbage are the
+ * model failing (502); the deadlines are 504. Messages name no address and echo no upstream body.
+ */
+export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
+  const failure: UpstreamFailure = error.failure;
+  const base = { retryable: false, waitSeconds: 0, misconfigured: false };
+  switch (failure.kind) {
+    case 'connect':
+      return { ...base, retryable: true, error: new ApiError('model_unavailable', { message: 'The model server could not be reached; retry shortly.', retryAfter: 5, cause: error }) };
+    case 'status': {
+      const { status, retryAfterSeconds } = failure;
+      if (status === 429) {
+        return {
+          ...base,
+          retryable: (retryAfterSeconds ?? 0) <= MAX_RETRY_WAIT_SECONDS,
+          waitSeconds: retryAfterSeconds ?? 1,
+          error: new ApiError('model_unavailable', { message: 'The model server is busy; retry after the indicated time.', retryAfter: retryAfterSeconds ?? 5, cause: error }),
+        };
+      }
+      if (status === 401 || status === 403) {
+        return { ...base, misconfigured: true, error: new ApiError('model_unavailable', { message: 'The model server refused this service\'s credentials; the operator has been told.', cause: error }) };
+      }
+      if (status >= 500) {
+        return { ...base, retryable: true, waitSeconds: retryAfterSeconds ?? 0, error: new ApiError('model_error', { message: `The model server failed (HTTP ${status}).`, cause: error }) };
+      }
+      return { ...base, error: new ApiError('model_error', { message: `The model server refused the request (HTTP ${status}).`, cause: error }) };
+    }
+    case 'frame':
+      return { ...base, retryable: true, error: new ApiError('model_error', { message: 'The model failed while it was answering.', cause: error }) };
+    case 'dropped':
+      return { ...base, retryable: true, error: new ApiError('model_error', { message: 'The model server closed the connection before the answer was complete.', cause: error }) };
+    case 'malformed':
+      return { ...base, error: new ApiError('model_error', { message: 'The model server sent a response that is not an OpenAI-compatible completion.', cause: error }) };
+    case 'first-token-timeout':
+      return { ...base, error: new ApiError('request_timeout', { message: 'The model did not start answering in time.', cause: error }) };
+    case 'deadline':
+      return { ...base, error: new ApiError('request_timeout', { message: 'The model did not finish in time.', cause: error }) };
+  }
+}
+
+/** A provider that refused a parameter it does not know (some refuse `stream_options`). */
+export function refusedParameter(error: UpstreamError, parameter: string): boolean {
+  return error.failure.kind === 'status' && error.failure.status === 400 && error.failure.detail.includes(parameter);
+}

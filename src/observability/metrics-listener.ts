@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Metrics } from './metrics.ts';
+
+export interface MetricsListener {
+  /** `http://host:port/metrics` */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` on a port of its own, apart from the API: a proxy that publishes the
+ * API port never publishes the metrics, and a scrape never competes with the API's limits.
+ */
+export async function listenForScrapes(metrics: Metrics, host: string, port: number): Promise<MetricsListener> {
+  const server = createServer((request, response) => {
+    const path = request.url?.split('?', 1)[0];
+    if (path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics.\n');
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed.\n');
+      return;
+    }
+    metrics.render().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      () => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The metrics could not be collected.\n'),
+    );
+  });
+  server.keepAliveTimeout = 65_000; // longer than a typical scrape interval, so scrapers keep one connection
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${address.port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

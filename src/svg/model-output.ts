@@ -1,0 +1,69 @@
+import type { ViewBox } from '../contract/common.ts';
+import { applyAttributes } from './attributes.ts';
+import { extractSvg, svgCandidates } from './extract.ts';
+import { optimizeTree } from './optimize.ts';
+import { SvgParseError } from './parse.ts';
+import { repairSvg } from './repair.ts';
+import { sanitizeTree } from './sanitize.ts';
+import { serializeSvg } from './serialize.ts';
+import { isElement, type SvgElement } from './tree.ts';
+
+/**
+ * The model-output stage of the SVG pipeline: extract the answer's SVG, repair it, parse it
+ * strictly and sanitize it (the same sanitizer as every input), optimize. What comes out is a
+ * safe document; whether it draws anything is checked by rendering it (off the event loop).
+ */
+export interface ModelOutputOptions {
+  /** The answer was cut short (`finish_reason: length`): keep what is complete. */
+  truncated: boolean;
+  /** The viewBox the model was asked for, used when it wrote none and no size either. */
+  fallbackViewBox: string;
+}
+
+/** The delivered document, and its tree (for checks that read structure). */
+export interface ModelSvg {
+  svg: string;
+  root: SvgElement;
+}
+
+/**
+ * The answer's SVG, finished as the runner would finish any SVG (sanitized, the request's viewBox
+ * applied), so it need not be parsed again. Throws SvgParseError, with a message fit for the
+ * client, when there is no usable SVG.
+ */
+export function svgFromModelText(text: string, options: ModelOutputOptions & { viewBox?: ViewBox | null }): ModelSvg {
+  const candidate = extractSvg(text);
+  if (!candidate) throw new SvgParseError('The answer contains no SVG.');
+  const repaired = repairSvg(candidate.markup, { truncated: options.truncated || !candidate.complete, fallbackViewBox: options.fallbackViewBox });
+  if (!repaired) throw new SvgParseError('The answer contains no SVG.');
+  const clean = sanitizeTree(repaired);
+  if (!hasDrawing(clean)) throw new SvgParseError('The SVG draws nothing.');
+  optimizeTree(clean);
+  const root = applyAttributes(clean, options.viewBox);
+  return { svg: serializeSvg(root), root };
+}
+
+const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'use', 'image']);
+
+/** Whether any element could draw something (the render decides whether it really does). */
+export function hasDrawing(root: SvgElement): boolean {
+  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
+    const element = pending.pop()!;
+    if (SHAPES.has(element.name)) return true;
+    for (const child of element.children) if (isElement(child)) pending.push(child);
+  }
+  return false;
+}
+
+/**
+ * A preview of an answer still streaming: the SVG begun so far, its complete elements only
+ * (an element still being written is left out, open ones are closed), or undefined while
+ * nothing drawable is complete. Not sanitized here: every draft goes through the runner's.
+ */
+export function draftFromModelText(text: string, fallbackViewBox: string): string | undefined {
+  const current = svgCandidates(text).at(-1);
+  if (!current) return undefined;
+  // Not `truncated`: an element still being written is dropped, not completed.
+  const tree = repairSvg(current.markup, { truncated: false, fallbackViewBox });
+  return tree && hasDrawing(tree) ? serializeSvg(tree) : undefined;
+}

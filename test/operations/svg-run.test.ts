@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Catalog } from '../../src/config/catalog.ts';
+import type { CatalogEntry } from '../../src/config/schema.ts';
+import type { SvgStreamEvent } from '../../src/contract/svgs.ts';
+import type { Engine, EngineEvent, SvgJob } from '../../src/engines/engine.ts';
+import { collectSvgResponse, runSvgJob } from '../../src/operations/svg-run.ts';
+
+const ENTRY = {
+  id: 'scripted',
+  engine: 'sandbox',
+  owned_by: 'test',
+  created: 0,
+  operations: ['svg_generate'],
+  billing: { kind: 'fixed_credit', credits: { svg_generate: 2, svg_vectorize: 0 } },
+  max_references: 0,
+  options: {},
+} as unknown as CatalogEntry;
+const MODEL = new Catalog([ENTRY], 1000).all()[0]!;
+
+function job(outputs = 1): SvgJob {
+  return {
+    operation: 'svg_generate',
+    requestId: 'req_test',
+    model: MODEL,
+    seed: 'seed',
+    viewBox: null,
+    prompt: 'p',
+    references: [],
+    outputs,
+    streaming: true,
+    signal: new AbortController().signal,
+  };
+}
+
+/** An engine that plays back a script, as a model server would stream it. */
+function scripted(events: EngineEvent[]): Engine {
+  return {
+    async *runSvg() {
+      yield* events;
+    },
+  };
+}
+
+async function run(events: EngineEvent[], outputs = 1): Promise<SvgStreamEvent[]> {
+  const out: SvgStreamEvent[] = [];
+  for await (const event of runSvgJob(job(outputs), scripted(events))) out.push(event);
+  return out;
+}
+
+const OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">';
+const LEVEL = (n: number) => `<g id="l${n}">${`<use href="#l${n - 1}"/>`.repeat(10)}</g>`;
+const BOMB_PARTS = ['<defs><rect id="l0" width="1" height="1"/>', ...Array.from({ length: 10 }, (_, i) => LEVEL(i + 1))];
+
+describe('model output passes the same sanitizer as inputs', () => {
+  it('never emits a content document that expands past the budget: the output fails with model_error', async () => {
+    const bomb = `${OPEN}<defs><rect id="l0"/>${Array.from({ length: 10 }, (_, i) => LEVEL(i + 1)).join('')}</defs><use href="#l10"/></svg>`;
+    const events = await run([
+      { type: 'content', index: 0, svg: bomb },
+      { type: 'content', index: 1, svg: `${OPEN}<rect width="1" height="1"/></svg>` },
+    ], 2);
+    const contents = events.filter((e) => e.type === 'content');
+    assert.equal(contents.length, 1);
+    assert.equal(contents[0]!.index, 1);
+    const error = events.at(-1)!;
+    assert.equal(error.type, 'error');
+    assert.equal((error as { code: string }).code, 'model_error');
+    assert.match((error as { message: string }).message, /more than 250000/);
+  });
+
+  it('withholds the draft delta that would make the assembled draft a bomb, and every delta after it', async () => {
+    const events = await run([
+      { type: 'draft', index: 0, svg: OPEN, update: 'snapshot' },
+      ...BOMB_PARTS.map((svg): EngineEvent => ({ type: 'draft', index: 0, svg: svg.startsWith('<defs>') ? '<rect id="l0"/>' : svg, update: 'delta' })),
+      { type: 'draft', index: 0, svg: '<use href="#l10"/>', update: 'delta' },
+      { type: 'draft', index: 0, svg: '<circle r="1"/>', update: 'delta' },
+    ]);
+    const drafts = events.filter((e) => e.type === 'draft').map((e) => (e as { svg: string }).svg);
+    // The client's assembled preview: everything it was sent, closed.
+    const assembled = `${drafts.join('')}</svg>`;
+    // The levels stand at the root, so each is drawn: level 5 draws 10^5 elements, level 6 10^6.
+    assert.ok(assembled.includes('<g id="l5">'), 'safe deltas before it were sent');
+    assert.ok(!assembled.includes('<g id="l6">'), 'the delta past the budget is withheld');
+    assert.ok(!assembled.includes('<circle'), 'deltas after a withheld one are withheld too');
+  });
+
+  it('collects a partly refused batch into fewer documents, billed per delivered output', async () => {
+    const bomb = `${OPEN}<g id="a"><use href="#a"/></g></svg>`;
+    const response = await collectSvgResponse(
+      runSvgJob(job(2), scripted([
+        { type: 'content', index: 0, svg: bomb },
+        { type: 'content', index: 1, svg: `${OPEN}<rect/></svg>` },
+      ])),
+      false,
+    );
+    assert.equal(response.data.length, 1);
+    assert.equal(response.credits, 2);
+  });
+});

@@ -1,0 +1,2 @@
+// A worker entry that dies before it is ready, as one whose code fails to load would.
+process.exit(3);
