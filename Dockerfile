@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Inkwell: `docker build -t inkwell .` then `docker run -p 8080:8080 -v inkwell-data:/data inkwell`.
-# The sources are TypeScript run through tsx (a runtime dependency), so there is no compile step:
-# the build stage only installs production dependencies, compiling the native ones.
+# The build stage installs every dependency (TypeScript among them), compiles src/ into dist/ and
+# then drops the dev dependencies; the runtime stage takes dist/ (code and pages), bin/ and the
+# production node_modules, and no TypeScript source.
 
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 compiles from source when no prebuilt binary matches.
@@ -10,7 +11,17 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# Dependencies before the sources, so that a source change does not recompile better-sqlite3.
+# --ignore-scripts holds back the package's own prepare (the build, which needs the sources);
+# npm rebuild then runs the dependencies' install scripts.
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && npm rebuild
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
+COPY bin ./bin
+COPY src ./src
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 # tini as PID 1 forwards SIGTERM to `inkwell serve` (which lets in-flight requests finish) and
@@ -20,9 +31,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 COPY package.json package-lock.json ./
 COPY bin ./bin
-COPY src ./src
 # Code stays owned by root (read-only to the server); only /data is the server's to write.
 RUN ln -s /app/bin/inkwell.js /usr/local/bin/inkwell \
  && mkdir -p /data \

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with node:test through tsx.
+// Runs every test file under test/ with node:test through tsx, on the sources. It builds dist/
+// first (nothing to do when it is up to date), because a few tests spawn bin/inkwell.js, which
+// runs the build. Should the build fail, the tests still run (the binary then runs the sources)
+// and the run fails at the end.
 // Node 20's --test does not expand globs, so the files are listed here.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,5 +20,8 @@ const filters = process.argv.slice(2);
 const files = findTests('test')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+if (build.status !== 0) console.error('\nThe build failed (see its errors before the tests): the tests that spawn bin/inkwell.js ran the sources.');
+const passed = result.status === 0 && build.status === 0;
+process.exit(passed ? 0 : result.status || 1);

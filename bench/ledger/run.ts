@@ -14,9 +14,15 @@ import pg from 'pg';
 import { createApiKey } from '../../src/accounts/keys.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { startServer, type RunningServer } from '../../src/main.ts';
+import { openStore } from '../../src/store/index.ts';
+import { directLedger } from './direct.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Reserve+settle cycles in flight at once in the direct ledger target. */
+const LEDGER_CONCURRENCY = Number(process.env.BENCH_LEDGER_CONCURRENCY ?? 256);
+/** `--direct-only`: the ledger targets without HTTP, and nothing else. */
+const DIRECT_ONLY = process.argv.includes('--direct-only');
 const roomy = { limit: 1_000_000_000, window_seconds: 3600 };
 
 interface Row {
@@ -83,7 +89,21 @@ function post(key: string) {
   };
 }
 
+/** Reserve+settle pairs per second for one organization, the billing layer called directly (no HTTP). */
+async function directRow(label: string, databaseUrl?: string, pgSchema?: string): Promise<Row> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-ledger-'));
+  const store = await openStore({ dataDir, databaseUrl, postgresSchema: pgSchema });
+  try {
+    const result = await directLedger(store, DURATION_S, LEDGER_CONCURRENCY);
+    return { target: `${label}: ledger only, reserve+settle pairs/s, ${LEDGER_CONCURRENCY} at once (no HTTP)`, rps: result.pairsPerSecond, p50: NaN, p99: NaN, errors: 0 };
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function backendRows(label: string, env: Record<string, string>, pgSchema?: string): Promise<Row[]> {
+  if (DIRECT_ONLY) return [await directRow(label, env.DATABASE_URL, pgSchema)];
   const { server, live, test, dataDir } = await inkwell(env, pgSchema);
   try {
     const url = `${server.url}/v1/svgs/generations`;
@@ -91,6 +111,7 @@ async function backendRows(label: string, env: Record<string, string>, pgSchema?
     rows.push(await measure(`${label}: test key (auth + limits, no ledger)`, url, post(test)));
     const settled = await server.store.ledger.entries(server.bootstrap!.organization.id, 1);
     if (settled.length === 0) throw new Error('no ledger entries: the live run did not bill');
+    rows.push(await directRow(label, env.DATABASE_URL, pgSchema));
     return rows;
   } finally {
     await server.close();
@@ -99,9 +120,11 @@ async function backendRows(label: string, env: Record<string, string>, pgSchema?
 }
 
 const rows: Row[] = [];
-const bare = await bareFastify();
-rows.push(await measure('bare Fastify route (POST, JSON)', bare.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
-await bare.close();
+if (!DIRECT_ONLY) {
+  const bare = await bareFastify();
+  rows.push(await measure('bare Fastify route (POST, JSON)', bare.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+  await bare.close();
+}
 rows.push(...(await backendRows('SQLite + memory limits', {})));
 
 if (process.env.DATABASE_URL && process.env.REDIS_URL) {
@@ -122,4 +145,5 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
 console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per target, Node ${process.version}\n`);
 console.log('| target | req/s | p50 ms | p99 ms | errors |');
 console.log('|---|---:|---:|---:|---:|');
-for (const row of rows) console.log(`| ${row.target} | ${row.rps} | ${row.p50} | ${row.p99} | ${row.errors} |`);
+const ms = (value: number) => (Number.isNaN(value) ? '—' : String(value));
+for (const row of rows) console.log(`| ${row.target} | ${row.rps} | ${ms(row.p50)} | ${ms(row.p99)} | ${row.errors} |`);

@@ -80,7 +80,7 @@ function normalized(values: string[]): string[] {
 }
 
 /** Creates a key; the secret is returned once and only its hash is stored. */
-export async function createApiKey(store: Repositories, spec: NewKeySpec, now = Date.now()): Promise<{ record: ApiKeyRecord; secret: string }> {
+export async function createApiKey(store: Pick<Repositories, 'organizations' | 'apiKeys'>, spec: NewKeySpec, now = Date.now()): Promise<{ record: ApiKeyRecord; secret: string }> {
   checkSpec(spec);
   const organization = await store.organizations.get(spec.organizationId);
   if (!organization) throw new KeySpecError(`organization ${spec.organizationId} does not exist`);

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
 import { SETTINGS } from '../config/settings.ts';
 import { openStore, type Store } from '../store/index.ts';
+import { cliIo } from './io.ts';
 
 /** Options every command accepts: where the data is and which config file to read. */
 export function withCommonOptions(command: Command): Command {
@@ -24,7 +25,7 @@ export function configFrom(options: Record<string, unknown>): Config {
     const value = options[optionKey(setting.flag)];
     if (value !== undefined) flags[setting.path] = value as string | boolean;
   }
-  return loadConfig({ configFile: options.config as string | undefined, flags });
+  return loadConfig({ configFile: options.config as string | undefined, flags, env: cliIo().env });
 }
 
 /** Opens the store for one command and closes it afterwards. */

@@ -1,30 +1,34 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type OutputConfiguration } from 'commander';
 import { ClientExit } from './client/exit-codes.ts';
+import { COMMANDS, commandNamed } from './command-index.ts';
+import { cliIo, processIo, runWithIo, type CliIo } from './io.ts';
 import { CliError } from './output.ts';
 
-type Register = (program: Command) => void;
-
 /**
- * Every top-level command and the module that registers it, in help order. A module loads only
- * when its command runs (all of them for help or an unknown word): the admin commands pull in the
- * config schema, the store and the engines, which the API client commands must start without.
+ * Lists every command for help (or an unknown word) from the index, loading none of their
+ * modules: `inkwell --help` starts as fast as the command line can.
  */
-const COMMANDS: Record<string, () => Promise<Register>> = {
-  serve: async () => (await import('./commands/serve.ts')).registerServe,
-  org: async () => (await import('./commands/org.ts')).registerOrg,
-  key: async () => (await import('./commands/key.ts')).registerKey,
-  credits: async () => (await import('./commands/credits.ts')).registerCredits,
-  limits: async () => (await import('./commands/limits.ts')).registerLimits,
-  models: async () => (await import('./commands/models.ts')).registerModels,
-  openapi: async () => (await import('./commands/openapi.ts')).registerOpenApi,
-  generate: async () => (await import('./commands/generate.ts')).registerGenerate,
-  vectorize: async () => (await import('./commands/vectorize.ts')).registerVectorize,
-  edit: async () => (await import('./commands/edit.ts')).registerEdit,
-  animate: async () => (await import('./commands/animate.ts')).registerAnimate,
-};
+function listCommands(program: Command): void {
+  for (const [name, entry] of Object.entries(COMMANDS)) program.command(name).description(entry.description);
+  const standard = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => (Object.hasOwn(COMMANDS, command.name()) ? COMMANDS[command.name()]!.term : standard.subcommandTerm(command)),
+  });
+}
 
-/** The program with the command `argv` names, or with every command when it names none. */
-export async function buildProgram(argv: string[] = []): Promise<Command> {
+/** commander's own output (help, usage errors) goes where the run's output goes. */
+function outputTo(io: CliIo): OutputConfiguration {
+  return {
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    // A terminal's width, else commander's 80 (its own default, which reads process.stdout).
+    getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+    getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+  };
+}
+
+/** The program with the command `argv` names, or with every command listed when it names none. */
+export async function buildProgram(argv: string[] = [], io: CliIo = cliIo()): Promise<Command> {
   const program = new Command('inkwell')
     .description('Inkwell: a self-hostable SVG generation API.')
     .showHelpAfterError()
@@ -32,13 +36,15 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     // flag: `models --json` (the API's list) and `models list --json` (the configured catalog).
     .enablePositionalOptions()
     .exitOverride();
-  const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? [argv[0]] : Object.keys(COMMANDS);
-  const registers = await Promise.all(named.map((name) => COMMANDS[name]!()));
-  for (const register of registers) register(program);
-  program.commands.forEach(function override(command: Command) {
+  const named = commandNamed(argv);
+  if (named === undefined) listCommands(program);
+  else (await COMMANDS[named]!.load())(program);
+  const output = outputTo(io);
+  (function override(command: Command) {
     command.exitOverride();
+    command.configureOutput(output);
     command.commands.forEach(override);
-  });
+  })(program);
   return program;
 }
 
@@ -54,23 +60,26 @@ function isConfigError(error: unknown): error is Error {
 
 /**
  * Runs the command line and returns the exit code: 0 on success; otherwise a message on stderr
- * and 1, or the code a client command chose (see client/exit-codes.ts).
+ * and 1, or the code a client command chose (see client/exit-codes.ts). `io` is the process's
+ * streams and environment unless a caller (the tests) gives its own.
  */
-export async function main(argv: string[]): Promise<number> {
-  try {
-    await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ClientExit) {
-      process.stderr.write(`inkwell: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof CliError || isConfigError(error) || isSystemError(error)) {
-      process.stderr.write(`inkwell: ${error.message}\n`);
+export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  return runWithIo(io, async () => {
+    try {
+      await (await buildProgram(argv, io)).parseAsync(argv, { from: 'user' });
+      return 0;
+    } catch (error) {
+      if (error instanceof CommanderError) return error.exitCode;
+      if (error instanceof ClientExit) {
+        io.stderr.write(`inkwell: ${error.message}\n`);
+        return error.exitCode;
+      }
+      if (error instanceof CliError || isConfigError(error) || isSystemError(error)) {
+        io.stderr.write(`inkwell: ${error.message}\n`);
+        return 1;
+      }
+      io.stderr.write(`inkwell: ${(error as Error).stack ?? error}\n`);
       return 1;
     }
-    process.stderr.write(`inkwell: ${(error as Error).stack ?? error}\n`);
-    return 1;
-  }
+  });
 }

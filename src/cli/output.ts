@@ -1,4 +1,5 @@
 // How commands talk to the terminal: a human table or, with --json, one JSON document.
+import { cliIo } from './io.ts';
 
 /** A failure the user caused or can fix: printed as its message alone, exit code 1. */
 export class CliError extends Error {
@@ -14,7 +15,7 @@ export function output(json: boolean | undefined): Output {
   return {
     json: !!json,
     print(human, data) {
-      process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human}\n`);
+      cliIo().stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human}\n`);
     },
   };
 }

@@ -2,40 +2,61 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MODALITIES, OPERATIONS, SAMPLING_PARAMETERS, TokenRates } from '../contract/models.ts';
 import { StringEnum } from '../contract/schema-helpers.ts';
 
-const Credits = Type.Integer({ minimum: 0 });
+const Credits = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const CatalogEntry = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 200 }),
+    id: Type.String({ minLength: 1, maxLength: 200, description: "The model's id, which requests give as model; an entry with a built-in entry's id replaces it." }),
     engine: Type.String({ minLength: 1, description: 'Engine that serves the model (see the README).' }),
-    name: Type.Optional(Type.String()),
-    description: Type.Optional(Type.String()),
-    owned_by: Type.String({ default: 'inkwell' }),
-    created: Type.Integer({ minimum: 0, default: 1767225600 }),
-    operations: Type.Array(StringEnum(OPERATIONS), { minItems: 1, uniqueItems: true }),
-    billing: Type.Union([
-      Type.Object(
-        {
-          kind: Type.Literal('fixed_credit'),
-          credits: Type.Object(
-            {
-              svg_generate: Type.Optional(Credits),
-              svg_vectorize: Type.Optional(Credits),
-              svg_edit: Type.Optional(Credits),
-              svg_animate: Type.Optional(Credits),
-            },
-            { additionalProperties: false },
-          ),
-        },
-        { additionalProperties: false },
-      ),
-      Type.Object({ kind: Type.Literal('token_usage'), rates: TokenRates }, { additionalProperties: false }),
-    ]),
-    context_length: Type.Optional(Type.Integer({ minimum: 1 })),
-    max_output_length: Type.Optional(Type.Integer({ minimum: 1 })),
-    input_modalities: Type.Optional(Type.Array(StringEnum(MODALITIES))),
-    output_modalities: Type.Optional(Type.Array(StringEnum(MODALITIES))),
-    supported_sampling_parameters: Type.Optional(Type.Array(StringEnum(SAMPLING_PARAMETERS))),
+    name: Type.Optional(Type.String({ description: 'Display name shown in GET /v1/models.' })),
+    description: Type.Optional(Type.String({ description: 'Description shown in GET /v1/models.' })),
+    owned_by: Type.String({ default: 'inkwell', description: 'Owner shown as owned_by in GET /v1/models.' }),
+    created: Type.Integer({ minimum: 0, default: 1767225600, description: 'Creation time shown in GET /v1/models, in Unix seconds (default 2026-01-01T00:00:00Z).' }),
+    operations: Type.Array(StringEnum(OPERATIONS), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'Operations the model serves, shown as supported_operations in GET /v1/models; open_responses needs token_usage billing.',
+    }),
+    billing: Type.Union(
+      [
+        Type.Object(
+          {
+            kind: Type.Literal('fixed_credit'),
+            credits: Type.Object(
+              {
+                svg_generate: Type.Optional(Credits('Credits per delivered generation output (n outputs cost n times this); unset, 0.')),
+                svg_vectorize: Type.Optional(Credits('Credits per delivered vectorization; unset, 0.')),
+                svg_edit: Type.Optional(Credits('Credits per delivered edit; unset, 0.')),
+                svg_animate: Type.Optional(Credits('Credits per delivered animation; unset, 0.')),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Object({ kind: Type.Literal('token_usage'), rates: TokenRates }, { additionalProperties: false }),
+      ],
+      { description: 'How the model is priced: fixed_credit charges credits per delivered output, token_usage the measured tokens at its rates.' },
+    ),
+    context_length: Type.Optional(Type.Integer({ minimum: 1, description: 'Context window in tokens, shown in GET /v1/models (not enforced).' })),
+    max_output_length: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "Most tokens the model writes per answer, shown in GET /v1/models; the output cap when neither the request nor options.max_output_tokens sets one, and the ceiling of a Responses request's max_output_tokens.",
+      }),
+    ),
+    input_modalities: Type.Optional(
+      Type.Array(StringEnum(MODALITIES), {
+        description: 'Inputs the model takes, shown in GET /v1/models; set without image, requests with references, reference_images or Responses input images get 400 (openai-compatible: must agree with options.vision).',
+      }),
+    ),
+    output_modalities: Type.Optional(Type.Array(StringEnum(MODALITIES), { description: 'What the model outputs, shown in GET /v1/models (not enforced).' })),
+    supported_sampling_parameters: Type.Optional(
+      Type.Array(StringEnum(SAMPLING_PARAMETERS), {
+        description: 'Sampling fields the model honours, shown in GET /v1/models; the openai-compatible engine sends upstream only those listed (unset, none).',
+      }),
+    ),
     max_references: Type.Integer({
       minimum: 0,
       maximum: 16,
@@ -57,8 +78,8 @@ export type CatalogEntry = Static<typeof CatalogEntry>;
 /** A capacity per fixed window; null switches the rule off. */
 export const LimitRule = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1 }),
-    window_seconds: Type.Integer({ minimum: 1, maximum: 2_678_400 }),
+    limit: Type.Integer({ minimum: 1, description: 'How much the rule allows per window, in what it counts: requests, outputs, tokens or operations.' }),
+    window_seconds: Type.Integer({ minimum: 1, maximum: 2_678_400, description: 'Length of the fixed window in seconds (at most 31 days).' }),
   },
   { additionalProperties: false },
 );
@@ -69,7 +90,7 @@ const rule = (fallback: LimitRule | null, description: string) =>
 
 export const LimitsSchema = Type.Object(
   {
-    redis_prefix: Type.String({ minLength: 1, default: 'inkwell:limits' }),
+    redis_prefix: Type.String({ minLength: 1, default: 'inkwell:limits', description: 'Prefix of the rate-limit counter keys in Redis (with redis_url).' }),
     requests: Type.Object(
       {
         svg: rule({ limit: 20, window_seconds: 60 }, 'Requests to generations and vectorizations together (the spec: 20 per 60 s).'),
@@ -85,7 +106,11 @@ export const LimitsSchema = Type.Object(
     output_tokens: rule(null, 'Output tokens of token-priced models, counted from max_output_tokens and corrected by measured usage.'),
     weekly_requests: rule(null, 'Billable operations per week.'),
   },
-  { additionalProperties: false, default: {} },
+  {
+    additionalProperties: false,
+    default: {},
+    description: 'Rate limits, counted per organization in fixed windows (test keys in a budget of their own); inkwell limits set overrides them per organization.',
+  },
 );
 export type LimitsConfig = Static<typeof LimitsSchema>;
 
@@ -111,9 +136,12 @@ export const ConfigSchema = Type.Object(
         keep_alive_timeout_ms: Type.Integer({ minimum: 0, default: 72_000 }),
         shutdown_grace_ms: Type.Integer({ minimum: 0, default: 10_000 }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'The HTTP listener of the API.' },
     ),
-    log: Type.Object({ level: StringEnum(LOG_LEVELS, { default: 'info' }) }, { additionalProperties: false, default: {} }),
+    log: Type.Object(
+      { level: StringEnum(LOG_LEVELS, { default: 'info' }) },
+      { additionalProperties: false, default: {}, description: 'Logging: JSON lines on stdout.' },
+    ),
     metrics: Type.Object(
       {
         port: Type.Optional(
@@ -125,11 +153,15 @@ export const ConfigSchema = Type.Object(
         ),
         host: Type.Optional(Type.String({ minLength: 1, description: 'Address of the metrics listener; unset, the API\'s server.host.' })),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'Prometheus metrics, served on a listener of their own; off unless metrics.port is set.' },
     ),
     billing: Type.Object(
       {
-        millicents_per_credit: Type.Integer({ minimum: 1, default: 1000 }),
+        millicents_per_credit: Type.Integer({
+          minimum: 1,
+          default: 1000,
+          description: 'Millicents one credit is worth, for fixed prices, grants and balances (1 USD = 100 000 millicents: the default makes a credit USD 0.01).',
+        }),
         starter_credits: Type.Integer({ minimum: 0, default: 1000 }),
         reservation_lease_ms: Type.Integer({
           minimum: 300,
@@ -137,7 +169,7 @@ export const ConfigSchema = Type.Object(
           description: 'A process silent this long is presumed dead; its open reservations are settled or released.',
         }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'Prepaid credits and the ledger, whose amounts are integer millicents.' },
     ),
     limits: LimitsSchema,
     media: Type.Object(
@@ -146,10 +178,20 @@ export const ConfigSchema = Type.Object(
           default: false,
           description: 'Let URL inputs reach 127.0.0.0/8 and ::1 (local use only); every other private or reserved range stays blocked.',
         }),
-        fetch_connect_timeout_ms: Type.Integer({ minimum: 100, maximum: 60_000, default: 5_000 }),
-        fetch_timeout_ms: Type.Integer({ minimum: 100, maximum: 300_000, default: 20_000 }),
+        fetch_connect_timeout_ms: Type.Integer({
+          minimum: 100,
+          maximum: 60_000,
+          default: 5_000,
+          description: "Milliseconds a URL input's fetch may take to connect, on each redirect hop; past it the input fails with 400.",
+        }),
+        fetch_timeout_ms: Type.Integer({
+          minimum: 100,
+          maximum: 300_000,
+          default: 20_000,
+          description: "Milliseconds a URL input's whole fetch may take (lookups, redirects and body); past it the input fails with 400.",
+        }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'Fetching of image and SVG inputs given by URL.' },
     ),
     trace: Type.Object(
       {
@@ -162,19 +204,37 @@ export const ConfigSchema = Type.Object(
           description: 'Longest a job may run; beyond it its worker is killed and the request gets 504.',
         }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: "The built-in tracer's worker processes (vectorizations)." },
     ),
     sandbox: Type.Object(
-      { slow_stream_delay_ms: Type.Integer({ minimum: 0, maximum: 60_000, default: 400 }) },
-      { additionalProperties: false, default: {} },
+      {
+        slow_stream_delay_ms: Type.Integer({
+          minimum: 0,
+          maximum: 60_000,
+          default: 400,
+          description: 'Milliseconds the sandbox waits before each draft and content event of a request that carries [mock:slow-stream].',
+        }),
+      },
+      { additionalProperties: false, default: {}, description: 'The sandbox engine, behind every test key and entries with engine sandbox.' },
     ),
     data_posture: Type.Object(
       {
-        policy: Type.String({ minLength: 1, default: 'no-payload-storage' }),
-        metadata_retention_seconds: Type.Integer({ minimum: 0, default: 31_536_000 }),
-        upstream_zero_data_retention: Type.Boolean({ default: true }),
+        policy: Type.String({
+          minLength: 1,
+          default: 'no-payload-storage',
+          description: "Sent as X-Inkwell-Data-Policy on responses to live project keys: the operator's name for its data policy.",
+        }),
+        metadata_retention_seconds: Type.Integer({
+          minimum: 0,
+          default: 31_536_000,
+          description: 'Sent as X-Inkwell-Metadata-Retention-Seconds on responses to live project keys: how long request metadata is kept, in seconds (default one year; declared, not enforced).',
+        }),
+        upstream_zero_data_retention: Type.Boolean({
+          default: true,
+          description: "Sent as X-Inkwell-Zero-Data-Retention on responses to live project keys: the operator's declaration that the upstream model servers retain no data.",
+        }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'What the data-posture headers on responses to live project keys declare; prompts, inputs and outputs are never stored.' },
     ),
     upstream: Type.Object(
       {
@@ -183,14 +243,14 @@ export const ConfigSchema = Type.Object(
         api_key: Type.Optional(Type.String({ minLength: 1 })),
         vision: Type.Boolean({ default: false }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'The OpenAI-compatible model server behind the built-in entries.' },
     ),
     catalog: Type.Object(
       {
-        include_builtin: Type.Boolean({ default: true }),
-        models: Type.Array(CatalogEntry, { default: [] }),
+        include_builtin: Type.Boolean({ default: true, description: 'Include the built-in catalog entries; false leaves only catalog.models.' }),
+        models: Type.Array(CatalogEntry, { default: [], description: "The configured catalog entries; one with a built-in entry's id replaces it." }),
       },
-      { additionalProperties: false, default: {} },
+      { additionalProperties: false, default: {}, description: 'The model catalog: the built-in entries and those configured here.' },
     ),
   },
   { additionalProperties: false },

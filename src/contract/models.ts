@@ -11,10 +11,15 @@ export type SvgOperation = (typeof SVG_OPERATIONS)[number];
 export const MODALITIES = ['text', 'image', 'svg'] as const;
 export const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k', 'repetition_penalty', 'presence_penalty', 'stop'] as const;
 
-const PositiveRate = Type.Integer({ minimum: 1 });
+const PositiveRate = (description: string) => Type.Integer({ minimum: 1, description });
 
 export const TokenRates = Type.Object(
-  { cache_write: PositiveRate, cached_input: PositiveRate, input: PositiveRate, output: PositiveRate },
+  {
+    cache_write: PositiveRate('Millicents per million input tokens written to the prompt cache.'),
+    cached_input: PositiveRate('Millicents per million input tokens read from the prompt cache.'),
+    input: PositiveRate('Millicents per million input tokens neither read from nor written to the prompt cache.'),
+    output: PositiveRate('Millicents per million output tokens, reasoning included.'),
+  },
   { additionalProperties: false, description: 'Millicents per million tokens.' },
 );
 export type TokenRates = Static<typeof TokenRates>;

@@ -20,6 +20,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { responsesTokenBounds } from './token-bounds.ts';
+import { reasoningBudgetOf } from '../engines/openai-compatible/options.ts';
 
 const OUTPUT_OF: Record<string, string> = {
   function_call_output: 'function_call',
@@ -114,7 +115,7 @@ export function checkResponsesRequest(body: ResponsesRequest): void {
 
 /** `max_output_tokens` within what the model can write (its reasoning budget included). */
 function checkOutputCap(body: ResponsesRequest, model: CatalogModel): void {
-  const reasoning = model.entry.options.reasoning === true ? Number(model.entry.options.reasoning_budget_tokens ?? 0) || 0 : 0;
+  const reasoning = reasoningBudgetOf(model.entry.options);
   const most = (model.entry.max_output_length ?? MAX_OUTPUT_TOKENS) + reasoning;
   if (body.max_output_tokens !== undefined && body.max_output_tokens !== null && body.max_output_tokens > most) {
     throw new ApiError('invalid_request', {

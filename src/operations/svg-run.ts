@@ -61,6 +61,8 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
       case 'reasoning':
         return { type: 'reasoning', ...where(event.index), text: event.text };
       case 'draft': {
+        // A JSON client never sees a preview: making one safe would be work for nobody.
+        if (!job.streaming) return undefined;
         const preview = previews[event.index] ?? (previews[event.index] = new DraftPreview(job.viewBox));
         const svg = event.update === 'snapshot' ? preview.snapshot(event.svg) : preview.delta(event.svg);
         // A draft is only a preview; one that cannot be made safe is skipped.

@@ -5,6 +5,7 @@ import { outputsOf, REVIEW_OUTPUT_TOKENS, type SvgJob } from '../engines/engine.
 import type { ImageRef, SvgRef } from '../media/inputs.ts';
 import type { TokenBounds } from '../billing/pricing.ts';
 import type { ResponsesRequest } from '../contract/responses.ts';
+import { reasoningBudgetOf } from '../engines/openai-compatible/options.ts';
 
 /** Defaults a catalog entry can replace in `options` (`prompt_overhead_tokens`, `image_input_tokens`). */
 const PROMPT_OVERHEAD_TOKENS = 2048;
@@ -36,7 +37,7 @@ function sourceBytes(source: SvgRef): number {
 export function tokenBounds(job: SvgJob, model: CatalogModel): TokenBounds {
   const overhead = option(model, 'prompt_overhead_tokens', PROMPT_OVERHEAD_TOKENS);
   const perImage = option(model, 'image_input_tokens', IMAGE_INPUT_TOKENS);
-  const reasoning = model.entry.options.reasoning === true ? option(model, 'reasoning_budget_tokens', 0) : 0;
+  const reasoning = reasoningBudgetOf(model.entry.options);
   const images = (list: ImageRef[]) => list.length * perImage;
   // A model without max_output_length is bounded by the most max_output_tokens a request may ask.
   const cap = (requested: number | null | undefined) =>
@@ -86,7 +87,7 @@ const CUSTOM_TOOL_TOKENS = 256;
 export function responsesTokenBounds(request: ResponsesRequest, model: CatalogModel, images: number): TokenBounds {
   const overhead = option(model, 'prompt_overhead_tokens', PROMPT_OVERHEAD_TOKENS);
   const perImage = option(model, 'image_input_tokens', IMAGE_INPUT_TOKENS);
-  const reasoning = model.entry.options.reasoning === true ? option(model, 'reasoning_budget_tokens', 0) : 0;
+  const reasoning = reasoningBudgetOf(model.entry.options);
   const text = JSON.stringify(
     { instructions: request.instructions, input: request.input, tools: request.tools, format: request.text?.format },
     (key, value: unknown) => (key === 'image_url' ? '' : value),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { hot, type PreparedQueries } from './prepared.ts';
 import type { ApiKeyTable, Database, OrganizationStatus } from './tables.ts';
 
 export type ApiKeyRecord = ApiKeyTable;
@@ -8,14 +9,29 @@ export interface KeyWithOrganization extends ApiKeyRecord {
   organization_status: OrganizationStatus | null;
 }
 
+const BY_SECRET_HASH = hot(
+  'api_key_by_secret_hash',
+  `select api_keys.id, api_keys.organization_id, api_keys.kind, api_keys.environment, api_keys.secret_hash, api_keys.hint,
+     api_keys.name, api_keys.scopes, api_keys.models, api_keys.created_at, api_keys.revoked_at,
+     organizations.status as organization_status
+   from api_keys left join organizations on organizations.id = api_keys.organization_id
+   where api_keys.secret_hash = ?`,
+);
+
 export class ApiKeyRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `prepared` on the store itself; absent in a caller's transaction. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly prepared?: PreparedQueries,
+  ) {}
 
   async insert(record: ApiKeyRecord): Promise<void> {
     await this.db.insertInto('api_keys').values(record).execute();
   }
 
+  /** Every authenticated request reads this. */
   async findBySecretHash(secretHash: string): Promise<KeyWithOrganization | undefined> {
+    if (this.prepared) return (await this.prepared.rows<KeyWithOrganization>(BY_SECRET_HASH, [secretHash]))[0];
     return this.db
       .selectFrom('api_keys')
       .leftJoin('organizations', 'organizations.id', 'api_keys.organization_id')

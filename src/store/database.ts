@@ -2,10 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../config/redact-url.ts';
+import { PostgresLedgerSessions, SqliteLedgerSessions } from './ledger-sessions.ts';
+import type { LedgerSessions } from './ledger-batch.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { PostgresPreparedQueries, SqlitePreparedQueries, type PreparedQueries } from './prepared.ts';
+import { ConnectionGate, GatedSqliteDriver } from './sqlite-gate.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -26,6 +30,10 @@ export interface OpenDatabase {
   location: string;
   /** The PostgreSQL schema the tables live in, when not the default one. */
   schema?: string;
+  /** The per-request statements, prepared once. */
+  prepared: PreparedQueries;
+  /** Transactions for the ledger's group commit. */
+  ledgerSessions: LedgerSessions;
 }
 
 const INT8_OID = 20;
@@ -62,8 +70,19 @@ class LockingSqliteAdapter extends SqliteAdapter {
 }
 
 class LockingSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly gate: ConnectionGate,
+  ) {
+    super(config);
+  }
+
   override createAdapter(): DialectAdapter {
     return new LockingSqliteAdapter();
+  }
+
+  override createDriver(): Driver {
+    return new GatedSqliteDriver(super.createDriver(), this.gate);
   }
 }
 
@@ -95,16 +114,27 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
       dialect: 'postgres',
       location: redactUrl(options.databaseUrl, 'postgres'),
       schema,
+      prepared: new PostgresPreparedQueries(pool),
+      ledgerSessions: new PostgresLedgerSessions(pool),
     };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, 'inkwell.sqlite');
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
+  // WAL with NORMAL: a commit survives the process being killed (it is in the WAL, in the OS),
+  // but is flushed to disk only at checkpoints, so a power loss can take the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: file };
+  const gate = new ConnectionGate();
+  return {
+    db: new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: sqlite }, gate) }),
+    dialect: 'sqlite',
+    location: file,
+    prepared: new SqlitePreparedQueries(sqlite, gate),
+    ledgerSessions: new SqliteLedgerSessions(sqlite, gate),
+  };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,13 +1,24 @@
 import type { Kysely } from 'kysely';
+import { hot, type PreparedQueries } from './prepared.ts';
 import type { Database, LimitOverrideTable } from './tables.ts';
 
 export type LimitOverride = LimitOverrideTable;
 
 /** Per-organization replacements of configured limits, set by operators through the CLI. */
+const FOR_ORGANIZATION = hot(
+  'limit_overrides_for_organization',
+  'select organization_id, rule, limit_value, window_seconds, updated_at from limit_overrides where organization_id = ? order by rule',
+);
+
 export class LimitOverrideRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `prepared` on the store itself; absent in a caller's transaction. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly prepared?: PreparedQueries,
+  ) {}
 
   async forOrganization(organizationId: string): Promise<LimitOverride[]> {
+    if (this.prepared) return this.prepared.rows<LimitOverride>(FOR_ORGANIZATION, [organizationId]);
     return this.db.selectFrom('limit_overrides').selectAll().where('organization_id', '=', organizationId).orderBy('rule').execute();
   }
 

@@ -1,13 +1,23 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../contract/ids.ts';
 import { recordLedgerEntry } from './ledger.ts';
+import { hot, type PreparedQueries } from './prepared.ts';
 import { withTransaction } from './transaction.ts';
 import type { Database, OrganizationStatus, OrganizationTable } from './tables.ts';
 
 export type Organization = OrganizationTable;
 
+const BY_ID = hot(
+  'organization_by_id',
+  'select id, name, status, balance_millicents, reserved_millicents, token_remainder, created_at from organizations where id = ?',
+);
+
 export class OrganizationRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `prepared` on the store itself; absent in a caller's transaction. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly prepared?: PreparedQueries,
+  ) {}
 
   /** Creates the organization and, when starting credits are given, its first grant. */
   async create(name: string, startingMillicents = 0, now = Date.now()): Promise<Organization> {
@@ -40,6 +50,7 @@ export class OrganizationRepository {
   }
 
   async get(id: string): Promise<Organization | undefined> {
+    if (this.prepared) return (await this.prepared.rows<Organization>(BY_ID, [id]))[0];
     return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

@@ -19,6 +19,12 @@ export interface WorkerPoolOptions {
    * process; the job's caller is answered at once either way.
    */
   abandonGraceMs?: number;
+  /**
+   * Workers started as soon as the pool is created (default 0: each on first use, when a job
+   * finds none idle). A started worker holds its memory until close(); one that dies is replaced
+   * only when a job needs it.
+   */
+  prestart?: number;
 }
 
 /** The queue is full. `retryAfterMs` estimates when a place frees up, from recent job times. */
@@ -106,6 +112,11 @@ class WorkerSlot {
     return this.ready && !this.dying && !this.job;
   }
 
+  /** Holds no job and is not dying: ready, or still starting (a job given to it is sent once it is ready). */
+  get free(): boolean {
+    return !this.dying && !this.job;
+  }
+
   kill(): void {
     this.dying = true;
     this.worker.kill('SIGKILL');
@@ -119,8 +130,9 @@ class WorkerSlot {
  * terminated leaves it running; a process is killed (SIGKILL), so a job past its deadline or
  * whose caller left stops using the CPU at once.
  *
- * - Workers start on first use (one per job that finds none idle, up to `workers`) and stay
- *   until close(); a worker that dies is replaced by the next job that needs one.
+ * - Workers start on first use (one per job that finds none idle, up to `workers`), or
+ *   `prestart` of them when the pool is created, and stay until close(); a worker that dies is
+ *   replaced by the next job that needs one.
  * - At most `queue` jobs wait, first in first out; one more is refused at once (PoolFullError),
  *   and so is assertCapacity(), which callers use before expensive preparation.
  * - A job's deadline runs from when it is sent to a worker; past it the process is killed and
@@ -157,6 +169,7 @@ export class WorkerPool<Kinds extends JobKinds> {
     this.queueLimit = options.queue;
     this.timeoutMs = options.timeoutMs;
     this.abandonGraceMs = options.abandonGraceMs ?? 0;
+    for (let i = 0; i < Math.min(options.prestart ?? 0, this.size); i++) this.spawn();
   }
 
   /**
@@ -228,13 +241,19 @@ export class WorkerPool<Kinds extends JobKinds> {
   }
 
   private canStartNow(): boolean {
-    return this.workers.some((slot) => slot.idle) || this.workers.length < this.size;
+    return this.workers.some((slot) => slot.free) || this.workers.length < this.size;
   }
 
-  /** Hands waiting jobs to idle workers, starting new workers while the pool is below its size. */
+  /**
+   * Hands waiting jobs to idle workers, then to free ones still starting (a prestarted worker, or
+   * one whose job's caller left), starting new workers while the pool is below its size.
+   */
   private dispatch(): void {
     while (this.queue.length > 0 && !this.closed) {
-      const slot = this.workers.find((candidate) => candidate.idle) ?? (this.workers.length < this.size ? this.spawn() : undefined);
+      const slot =
+        this.workers.find((candidate) => candidate.idle) ??
+        this.workers.find((candidate) => candidate.free) ??
+        (this.workers.length < this.size ? this.spawn() : undefined);
       if (!slot) return;
       this.assign(slot, this.queue.shift()!);
     }

@@ -1,105 +1,40 @@
 /**
- * The `inkwell` command line, run for real: `node bin/inkwell.js …` as a child process with a
- * temporary data directory and an environment cleared of INKWELL_* and DATABASE_URL. Each start
- * costs about a second (tsx), so the suites run concurrently, independent invocations inside a
- * suite run together, and each invocation is asserted on as much as it shows.
+ * The `inkwell` admin commands, run in this process: main() with captured stdout and stderr, an
+ * environment cleared of INKWELL_* and DATABASE_URL, and a temporary data directory given as a
+ * flag. What only a real process shows (the working directory, the process environment, serve and
+ * its signals) is in binary.test.ts.
  */
 import assert from 'node:assert/strict';
-import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { ModelList } from '../../src/contract/models.ts';
+import { describeRun, inkwell, type CliResult } from '../helpers/cli.ts';
 import { assertMatches } from '../helpers/schemas.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/inkwell.js', import.meta.url));
 /** Where a secret could appear anywhere in some output. */
 const ANY_SECRET = /sk_(?:test|live|admin)_[0-9A-Za-z]{43}/g;
 const SECRET = /^sk_(test|live|admin)_[0-9A-Za-z]{43}$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
-const CLI_TIMEOUT_MS = 60_000;
 
 const scratch = mkdtempSync(join(tmpdir(), 'inkwell-cli-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A fresh directory for one suite: the working directory of its commands and the home of its data. */
+/** A fresh directory for one suite: the home of its data and files. */
 function workdir(name: string): string {
   return mkdtempSync(join(scratch, `${name}-`));
 }
 
-/** The parent environment without anything that would point the CLI at other data or config. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('INKWELL_') || name === 'DATABASE_URL' || name.startsWith('NODE_TEST')) continue;
-    env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-// Every CLI start is CPU-bound for about a second; more processes than cores only adds timeouts.
-let running = 0;
-const waiting: (() => void)[] = [];
-const LIMIT = Math.max(2, availableParallelism());
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= LIMIT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
-interface Result {
-  args: string[];
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-interface RunOptions {
-  cwd: string;
-  env?: Record<string, string>;
-}
-
-/** Runs `inkwell ARGS` to completion. */
-function cli(args: string[], { cwd, env }: RunOptions): Promise<Result> {
-  return slot(
-    () =>
-      new Promise<Result>((resolve, reject) => {
-        execFile(
-          process.execPath,
-          [BIN, ...args],
-          { cwd, env: cleanEnv(env), timeout: CLI_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 },
-          (error, stdout, stderr) => {
-            if (error && typeof error.code !== 'number') {
-              reject(new Error(`inkwell ${args.join(' ')} did not finish (${error.signal ?? error.code}): ${stderr}`));
-              return;
-            }
-            resolve({ args, code: error ? (error.code as number) : 0, stdout, stderr });
-          },
-        );
-      }),
-  );
-}
-
-function describeRun(result: Result): string {
-  return `inkwell ${result.args.join(' ')} → exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
-}
-
 /** Asserts success with nothing on stderr and returns stdout. */
-function ok(result: Result): string {
+function ok(result: CliResult): string {
   assert.equal(result.code, 0, describeRun(result));
   assert.equal(result.stderr, '', describeRun(result));
   return result.stdout;
 }
 
 /** Asserts success and parses stdout as the one JSON document --json prints. */
-function okJson<T = any>(result: Result): T {
+function okJson<T = any>(result: CliResult): T {
   return JSON.parse(ok(result)) as T;
 }
 
@@ -108,7 +43,7 @@ function okJson<T = any>(result: Result): T {
  * own errors are exactly one line, `inkwell: …`; commander's (unknown or missing options) start
  * with `error: …` and are followed by the usage.
  */
-function fails(result: Result, message: RegExp): void {
+function fails(result: CliResult, message: RegExp): void {
   assert.notEqual(result.code, 0, describeRun(result));
   assert.equal(result.stdout, '', describeRun(result));
   const lines = result.stderr.trimEnd().split('\n');
@@ -122,8 +57,8 @@ const hintOf = (secret: string) => `${secret.slice(0, secret.lastIndexOf('_') + 
 
 describe('inkwell CLI', { concurrency: true }, () => {
   it('org create/list/show/set-status and credits grant/show agree on the balance', async () => {
-    const cwd = workdir('org');
-    const run = (...args: string[]) => cli([...args, '--data-dir', cwd], { cwd });
+    const home = workdir('org');
+    const run = (...args: string[]) => inkwell([...args, '--data-dir', home]);
 
     const created = okJson(await run('org', 'create', 'Acme Inc', '--credits', '12.5', '--json'));
     assert.match(created.id, /^org_/);
@@ -185,8 +120,8 @@ describe('inkwell CLI', { concurrency: true }, () => {
   });
 
   it('key create prints the secret once; key list never shows it; revoke works once', async () => {
-    const cwd = workdir('key');
-    const run = (...args: string[]) => cli([...args, '--data-dir', cwd], { cwd });
+    const home = workdir('key');
+    const run = (...args: string[]) => inkwell([...args, '--data-dir', home]);
     const org = okJson(await run('org', 'create', 'Keys', '--json')).id as string;
 
     const [testKey, liveKey, adminKey] = await Promise.all([
@@ -272,13 +207,13 @@ describe('inkwell CLI', { concurrency: true }, () => {
   });
 
   it('refuses bad input with a non-zero exit and a one-line message, changing nothing', async () => {
-    const cwd = workdir('bad');
-    const run = (...args: string[]) => cli(args.includes('--data-dir') ? args : [...args, '--data-dir', cwd], { cwd });
+    const home = workdir('bad');
+    const run = (...args: string[]) => inkwell(args.includes('--data-dir') ? args : [...args, '--data-dir', home]);
     const org = okJson(await run('org', 'create', 'Target', '--json')).id as string;
-    const missingConfig = join(cwd, 'missing.yaml');
-    const invalidConfig = join(cwd, 'invalid.yaml');
+    const missingConfig = join(home, 'missing.yaml');
+    const invalidConfig = join(home, 'invalid.yaml');
     writeFileSync(invalidConfig, 'billing:\n  millicents_per_credit: 0\n');
-    const aFile = join(cwd, 'a-file');
+    const aFile = join(home, 'a-file');
     writeFileSync(aFile, '');
 
     const cases: [string[], RegExp][] = [
@@ -317,8 +252,8 @@ describe('inkwell CLI', { concurrency: true }, () => {
   });
 
   it('--config (YAML flag or JSON via INKWELL_CONFIG) is honoured: billing and catalog', async () => {
-    const cwd = workdir('config');
-    const yaml = join(cwd, 'inkwell-test.yaml');
+    const home = workdir('config');
+    const yaml = join(home, 'inkwell-test.yaml');
     writeFileSync(
       yaml,
       [
@@ -333,7 +268,7 @@ describe('inkwell CLI', { concurrency: true }, () => {
         '',
       ].join('\n'),
     );
-    const json = join(cwd, 'inkwell-test.json');
+    const json = join(home, 'inkwell-test.json');
     writeFileSync(
       json,
       JSON.stringify({
@@ -343,7 +278,7 @@ describe('inkwell CLI', { concurrency: true }, () => {
         },
       }),
     );
-    const run = (args: string[], env?: Record<string, string>) => cli([...args, '--data-dir', cwd], { cwd, env });
+    const run = (args: string[], env?: Record<string, string>) => inkwell([...args, '--data-dir', home], { env });
 
     const [withYaml, withEnvJson, defaults, human, created] = await Promise.all([
       run(['models', 'list', '--json', '--config', yaml]),
@@ -353,7 +288,7 @@ describe('inkwell CLI', { concurrency: true }, () => {
       run(['org', 'create', 'Dollar credits', '--credits', '1.5', '--config', yaml, '--json']),
     ]);
     type Listed = { id: string; pricing?: Record<string, string>; pricing_credits?: Record<string, number> };
-    const byId = (result: Result) => {
+    const byId = (result: CliResult) => {
       const list = okJson(result);
       assertMatches(ModelList, list, 'models list --json');
       return new Map((list.data as Listed[]).map((m) => [m.id, m]));
@@ -379,40 +314,17 @@ describe('inkwell CLI', { concurrency: true }, () => {
     assert.equal(asDefault.balance_credits, 150.001, '150 001 millicents are 150.001 credits of 1000 millicents');
   });
 
-  it('--data-dir, INKWELL_DATA_DIR and the ./data default choose the database', async () => {
-    const cwd = workdir('datadir');
-    const fromEnv = join(cwd, 'env-data');
-    const fromFlag = join(cwd, 'flag-data');
-    const [envCreate, defaultCreate] = await Promise.all([
-      cli(['org', 'create', 'From env', '--json'], { cwd, env: { INKWELL_DATA_DIR: fromEnv } }),
-      cli(['org', 'create', 'From default', '--json'], { cwd }),
-    ]);
-    const envOrg = okJson(envCreate);
-    const defaultOrg = okJson(defaultCreate);
-    assert.ok(existsSync(join(fromEnv, 'inkwell.sqlite')));
-    assert.ok(existsSync(join(cwd, 'data', 'inkwell.sqlite')));
-
-    const [envList, flagList, defaultList] = await Promise.all([
-      cli(['org', 'list', '--json', '--data-dir', fromEnv], { cwd }),
-      cli(['org', 'list', '--json', '--data-dir', fromFlag], { cwd, env: { INKWELL_DATA_DIR: fromEnv } }),
-      cli(['org', 'list', '--json'], { cwd }),
-    ]);
-    assert.deepEqual(okJson(envList).data, [envOrg]);
-    assert.deepEqual(okJson(flagList).data, [], '--data-dir wins over INKWELL_DATA_DIR');
-    assert.deepEqual(okJson(defaultList).data, [defaultOrg]);
-  });
-
   it('limits set/show/clear override one organization; credits adjust corrects a balance in both directions', async () => {
-    const cwd = workdir('limits');
-    const dir = ['--data-dir', join(cwd, 'data')];
-    const org = okJson(await cli(['org', 'create', 'Limited', '--credits', '10', '--json', ...dir], { cwd }));
-    okJson(await cli(['limits', 'set', 'requests.svg', '100', '30', '--org', org.id, '--json', ...dir], { cwd }));
-    okJson(await cli(['limits', 'set', 'outputs', 'off', '--org', org.id, '--json', ...dir], { cwd }));
+    const home = workdir('limits');
+    const dir = ['--data-dir', join(home, 'data')];
+    const org = okJson(await inkwell(['org', 'create', 'Limited', '--credits', '10', '--json', ...dir]));
+    okJson(await inkwell(['limits', 'set', 'requests.svg', '100', '30', '--org', org.id, '--json', ...dir]));
+    okJson(await inkwell(['limits', 'set', 'outputs', 'off', '--org', org.id, '--json', ...dir]));
     const [shown, adjusted, badRule, badLimit] = await Promise.all([
-      cli(['limits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
-      cli(['credits', 'adjust', '-2.5', '--note', 'refund reversed', '--org', org.id, '--json', ...dir], { cwd }),
-      cli(['limits', 'set', 'bogus', '1', '--org', org.id, ...dir], { cwd }),
-      cli(['limits', 'set', 'requests.svg', '0', '--org', org.id, ...dir], { cwd }),
+      inkwell(['limits', 'show', '--org', org.id, '--json', ...dir]),
+      inkwell(['credits', 'adjust', '-2.5', '--note', 'refund reversed', '--org', org.id, '--json', ...dir]),
+      inkwell(['limits', 'set', 'bogus', '1', '--org', org.id, ...dir]),
+      inkwell(['limits', 'set', 'requests.svg', '0', '--org', org.id, ...dir]),
     ]);
     const rules = Object.fromEntries(okJson(shown).limits.map((r: any) => [r.rule, r]));
     assert.deepEqual(rules['requests.svg'], { rule: 'requests.svg', dimension: 'request', limit: 100, window_seconds: 30, source: 'override' });
@@ -422,11 +334,11 @@ describe('inkwell CLI', { concurrency: true }, () => {
     fails(badRule, /unknown rule "bogus"/);
     fails(badLimit, /LIMIT must be a positive whole number/);
 
-    okJson(await cli(['limits', 'clear', 'outputs', '--org', org.id, '--json', ...dir], { cwd }));
+    okJson(await inkwell(['limits', 'clear', 'outputs', '--org', org.id, '--json', ...dir]));
     const [after, clearedTwice, ledger] = await Promise.all([
-      cli(['limits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
-      cli(['limits', 'clear', 'outputs', '--org', org.id, ...dir], { cwd }),
-      cli(['credits', 'show', '--org', org.id, '--json', ...dir], { cwd }),
+      inkwell(['limits', 'show', '--org', org.id, '--json', ...dir]),
+      inkwell(['limits', 'clear', 'outputs', '--org', org.id, ...dir]),
+      inkwell(['credits', 'show', '--org', org.id, '--json', ...dir]),
     ]);
     assert.equal(okJson(after).limits.find((r: any) => r.rule === 'outputs').source, 'config');
     fails(clearedTwice, /has no override of outputs/);
@@ -437,14 +349,14 @@ describe('inkwell CLI', { concurrency: true }, () => {
   });
 
   it('openapi takes the common options and --out', async () => {
-    const cwd = workdir('openapi');
-    const config = join(cwd, 'inkwell-test.json');
+    const home = workdir('openapi');
+    const config = join(home, 'inkwell-test.json');
     writeFileSync(config, JSON.stringify({ log: { level: 'silent' } }));
-    const out = join(cwd, 'openapi.json');
+    const out = join(home, 'openapi.json');
     const [printed, written, unwritable] = await Promise.all([
-      cli(['openapi', '--json', '--config', config, '--data-dir', cwd], { cwd }),
-      cli(['openapi', '--out', out, '--data-dir', cwd], { cwd, env: { INKWELL_CONFIG: config } }),
-      cli(['openapi', '--out', join(cwd, 'no-such-dir', 'openapi.json')], { cwd }),
+      inkwell(['openapi', '--json', '--config', config, '--data-dir', home]),
+      inkwell(['openapi', '--out', out, '--data-dir', home], { env: { INKWELL_CONFIG: config } }),
+      inkwell(['openapi', '--out', join(home, 'no-such-dir', 'openapi.json')]),
     ]);
     const document = okJson(printed);
     assert.equal(document.openapi, '3.1.0');
@@ -452,122 +364,5 @@ describe('inkwell CLI', { concurrency: true }, () => {
     assert.equal(ok(written), '');
     assert.equal(readFileSync(out, 'utf8'), printed.stdout);
     fails(unwritable, /^inkwell: cannot write .*no-such-dir.*: ENOENT$/);
-  });
-
-  describe('serve', { concurrency: true }, () => {
-    interface Served {
-      code: number | null;
-      stdout: string;
-      stderr: string;
-    }
-
-    /** Starts `inkwell serve`, waits until `ready(stdout)`, calls `whileUp`, then stops it with SIGTERM. */
-    function serve(args: string[], cwd: string, ready: (stdout: string) => boolean, whileUp: (stdout: string) => Promise<void> = async () => {}): Promise<Served> {
-      return slot(
-        () =>
-          new Promise<Served>((resolve, reject) => {
-            let stdout = '';
-            let stderr = '';
-            let signalled = false;
-            const child: ChildProcess = execFile(
-              process.execPath,
-              [BIN, 'serve', '--port', '0', ...args],
-              { cwd, env: cleanEnv(), timeout: CLI_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 },
-              (error) => {
-                if (!signalled) reject(new Error(`serve exited before it was ready (${error?.code ?? 0})\n${stdout}\n${stderr}`));
-                else if (error && typeof error.code !== 'number') reject(new Error(`serve did not stop on SIGTERM (${error.signal})\n${stdout}\n${stderr}`));
-                else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-              },
-            );
-            child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-            child.stdout!.on('data', (chunk: Buffer) => {
-              stdout += chunk;
-              if (signalled || !ready(stdout)) return;
-              signalled = true;
-              whileUp(stdout).then(
-                () => child.kill('SIGTERM'),
-                (error: unknown) => {
-                  child.kill('SIGKILL');
-                  reject(error);
-                },
-              );
-            });
-          }),
-      );
-    }
-
-    const isReady = (stdout: string) => stdout.includes('"msg":"inkwell ready"');
-    const bannerDone = (stdout: string) => /^Try: {2}curl .*\n={78}$/m.test(stdout);
-
-    it('prints the bootstrap keys once under a banner on the first start, never again', async () => {
-      const cwd = workdir('serve');
-      const first = await serve(['--data-dir', cwd], cwd, (s) => isReady(s) && bannerDone(s), async (stdout) => {
-        // The printed test key works against the running server.
-        const url = /Try: {2}curl -s (\S+)\/v1\/models/.exec(stdout)![1]!;
-        const test = secretsIn(stdout).find((s) => s.startsWith('sk_test_'))!;
-        const response = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${test}` } });
-        assert.equal(response.status, 200);
-      });
-      assert.equal(first.code, 0, `exit code after SIGTERM\n${first.stderr}`);
-      assert.equal(first.stderr, '');
-      assert.match(first.stdout, /^First start: created organization org_\w+ \("Default organization"\) with 1000 credits\.$/m);
-      assert.match(first.stdout, /shown ONCE and will not be shown again/);
-      const banner = first.stdout.slice(first.stdout.indexOf('First start'));
-      const keyLines = [...banner.matchAll(/^ {2}(.+?) {2,}(sk_\S+)$/gm)].map((m) => [m[1], m[2]]);
-      assert.deepEqual(
-        keyLines.map(([label]) => label),
-        ['Project key, test (sandbox)', 'Project key, live', 'Organization admin key'],
-      );
-      const secrets = keyLines.map(([, secret]) => secret!);
-      for (const secret of secrets) assert.match(secret, SECRET);
-      assert.deepEqual(secrets.map((s) => s.slice(0, s.lastIndexOf('_') + 1)), ['sk_test_', 'sk_live_', 'sk_admin_']);
-      assert.deepEqual(secretsIn(first.stdout).sort(), [...secrets].sort(), 'no other secret is printed');
-      const org = /created organization (org_\w+)/.exec(first.stdout)![1]!;
-
-      const second = await serve(['--data-dir', cwd], cwd, isReady);
-      assert.equal(second.code, 0, second.stderr);
-      assert.deepEqual(secretsIn(second.stdout), [], second.stdout);
-      assert.ok(!second.stdout.includes('First start'), second.stdout);
-
-      const [orgs, keys] = await Promise.all([
-        cli(['org', 'list', '--json', '--data-dir', cwd], { cwd }),
-        cli(['key', 'list', '--org', org, '--json', '--data-dir', cwd], { cwd }),
-      ]);
-      assert.deepEqual(
-        okJson(orgs).data.map((o: { id: string; balance_credits: number }) => [o.id, o.balance_credits]),
-        [[org, 1000]],
-        'the second start created nothing',
-      );
-      assert.deepEqual(secretsIn(keys.stdout), []);
-      // Keys minted in the same millisecond have no defined order, so compare as sets.
-      assert.deepEqual(new Set(okJson(keys).data.map((k: { hint: string }) => k.hint)), new Set(secrets.map(hintOf)));
-    });
-
-    it('serve --json prints the first-start keys as one JSON line', async () => {
-      const cwd = workdir('serve-json');
-      const isBootstrap = (line: string) => line.startsWith('{"event":"first_start"');
-      const first = await serve(['--json', '--data-dir', cwd, '--starter-credits', '7'], cwd, (s) => isReady(s) && s.split('\n').some(isBootstrap));
-      assert.equal(first.code, 0, first.stderr);
-      assert.ok(!first.stdout.includes('First start'), 'no banner with --json');
-      const lines = first.stdout.trimEnd().split('\n');
-      for (const line of lines) JSON.parse(line); // stdout is JSON lines only
-      const bootstrap = JSON.parse(lines.find(isBootstrap)!);
-      assert.match(bootstrap.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.match(bootstrap.organization_id, /^org_/);
-      assert.equal(bootstrap.credits, 7);
-      assert.deepEqual(
-        bootstrap.keys.map((k: { kind: string; environment: string | null }) => [k.kind, k.environment]),
-        [
-          ['project', 'test'],
-          ['project', 'live'],
-          ['admin', null],
-        ],
-      );
-      for (const k of bootstrap.keys) {
-        assert.match(k.secret, SECRET);
-        assert.match(k.id, /^key_/);
-      }
-      assert.equal(first.stdout.match(ANY_SECRET)!.length, 3, 'each secret once');
-    });
   });
 });

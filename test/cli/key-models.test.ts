@@ -1,43 +1,19 @@
 // `inkwell key create --models` takes only ids of the catalog the organization sees (or *): a
 // typo is refused at creation, instead of making a key whose every request is a 404.
-// Runs the real `node bin/inkwell.js` like cli.test.ts, with a clean environment.
+// Runs the command in-process (test/helpers/cli.ts), with a clean environment.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { inkwell as run, type CliResult } from '../helpers/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/inkwell.js', import.meta.url));
-const cwd = mkdtempSync(join(tmpdir(), 'inkwell-cli-models-'));
-after(() => rmSync(cwd, { recursive: true, force: true }));
+const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-cli-models-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('INKWELL_') || name === 'DATABASE_URL' || name.startsWith('NODE_TEST')) continue;
-    env[name] = value;
-  }
-  return env;
-}
+const inkwell = (...args: string[]) => run([...args, '--data-dir', dataDir]);
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function inkwell(...args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, ...args, '--data-dir', cwd], { cwd, env: cleanEnv(), timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
-  });
-}
-
-function okJson(result: Result): any {
+function okJson(result: CliResult): any {
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout);
 }
@@ -45,7 +21,7 @@ function okJson(result: Result): any {
 describe('inkwell key create --models', () => {
   it('refuses ids the organization cannot see in the catalog, naming each once; * and visible ids pass', async () => {
     const org = okJson(await inkwell('org', 'create', 'Models', '--json')).id as string;
-    const config = join(cwd, 'inkwell.config.json');
+    const config = join(dataDir, 'inkwell.config.json');
     const entry = (id: string, organizations: string[]) => ({
       id,
       engine: 'sandbox',

@@ -25,7 +25,9 @@ const run = promisify(execFile);
 const packageJson = JSON.parse(read('package.json')) as {
   engines: { node: string };
   bin: Record<string, string>;
+  scripts: Record<string, string>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
 const nodeMajor = Number(/(\d+)/.exec(packageJson.engines.node)![1]);
 
@@ -112,19 +114,30 @@ describe('the Dockerfile', () => {
     if (existsSync(join(ROOT, '.nvmrc'))) assert.equal(Number(/(\d+)/.exec(read('.nvmrc'))![1]), nodeMajor, '.nvmrc');
   });
 
-  it('installs production dependencies with the toolchain better-sqlite3 compiles with, and tsx is one of them', () => {
+  it('builds dist/ with the dev dependencies and the toolchain better-sqlite3 compiles with, then drops them', () => {
     const build = instructions.filter((i) => i.stage < lastStage);
     const runs = all('RUN', build).map((i) => i.args).join(' ; ');
-    assert.match(runs, /npm ci\b[^;]*--omit=dev/);
     for (const tool of ['python3', 'make', 'g++']) assert.ok(runs.split(/\s+/).includes(tool), tool);
     assert.ok(packageJson.dependencies['better-sqlite3']);
-    // bin/inkwell.js loads the TypeScript sources through tsx, so --omit=dev must keep it.
-    assert.match(read('bin/inkwell.js'), /from 'tsx\//);
-    assert.ok(packageJson.dependencies.tsx, 'tsx is a runtime dependency');
-    assert.ok(
-      all('COPY', final).some((i) => /--from=\S+ \/app\/node_modules \.\/node_modules/.test(i.args)),
-      'the runtime stage takes node_modules from the build stage',
-    );
+    // TypeScript is a dev dependency: installed for the build (no --omit=dev there), pruned after it.
+    assert.ok(packageJson.devDependencies.typescript, 'typescript is a dev dependency');
+    const install = runs.search(/npm ci\b(?![^;]*--omit=dev)/);
+    const compile = runs.search(/npm run build\b/);
+    const prune = runs.search(/npm prune\b[^;]*--omit=dev/);
+    assert.ok(install >= 0 && compile > install && prune > compile, `npm ci, then npm run build, then npm prune --omit=dev: ${runs}`);
+    assert.equal(packageJson.scripts.build, 'node scripts/build.mjs');
+    const buildCopies = all('COPY', build).flatMap((i) => i.args.split(' ').slice(0, -1));
+    for (const input of ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'bin', 'src']) assert.ok(buildCopies.includes(input), `the build stage copies ${input}`);
+  });
+
+  it('runs the build from dist/: no TypeScript source in the runtime stage', () => {
+    const copies = all('COPY', final).map((i) => i.args);
+    assert.ok(copies.some((args) => /--from=\S+ \/app\/node_modules \.\/node_modules/.test(args)), 'node_modules from the build stage');
+    assert.ok(copies.some((args) => /--from=\S+ \/app\/dist \.\/dist/.test(args)), 'dist/ from the build stage');
+    assert.ok(!copies.some((args) => args.split(' ').includes('src')), 'no src/');
+    // bin/inkwell.js runs dist/ when it is a build of the sources beside it, or when there are none.
+    assert.match(read('bin/inkwell.js'), /import\('\.\.\/dist\/cli\/main\.js'\)/);
+    assert.match(read('bin/build-freshness.js'), /if \(!existsSync\(sources\)\) return undefined;/);
   });
 
   it('copies only paths that exist and that .dockerignore lets into the build context', () => {

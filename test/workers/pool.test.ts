@@ -63,6 +63,15 @@ describe('the worker pool', () => {
     assert.deepEqual(pids(pool), [first.pid]);
   });
 
+  it('with prestart, starts that many processes with the pool (at most `workers`) and runs the first job in one of them', async () => {
+    const pool = newPool({ workers: 2, queue: 2, prestart: 3 });
+    const started = pids(pool);
+    assert.equal(started.length, 2);
+    const { pid } = await pool.run('echo', null, signal());
+    assert.ok(started.includes(pid));
+    assert.deepEqual(pids(pool), started);
+  });
+
   it('passes bytes as bytes (structured clone), not as JSON', async () => {
     const pool = newPool();
     const bytes = new Uint8Array(1 << 20).fill(7);

@@ -1,3 +1,4 @@
+import { cliIo } from '../io.ts';
 import { CliError } from '../output.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
@@ -14,7 +15,7 @@ export interface ConnectionOptions {
 }
 
 /** Flags first, then INKWELL_BASE_URL and INKWELL_API_KEY; the base URL defaults to a local server. */
-export function connectionFrom(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Connection {
+export function connectionFrom(options: ConnectionOptions, env: NodeJS.ProcessEnv = cliIo().env): Connection {
   const baseUrl = options.baseUrl ?? env.INKWELL_BASE_URL ?? DEFAULT_BASE_URL;
   let url: URL;
   try {

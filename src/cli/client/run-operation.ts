@@ -1,6 +1,7 @@
 import type { SvgOperation } from '../../contract/models.ts';
 import type { SvgStreamEvent } from '../../contract/svgs.ts';
 import type { Usage } from '../../contract/usage.ts';
+import { cliIo } from '../io.ts';
 import { asApiError, type ApiErrorDetails } from './api-error.ts';
 import { connectionFrom } from './connection.ts';
 import { defaultModel } from './default-model.ts';
@@ -70,7 +71,7 @@ export async function runOperation(spec: OperationSpec, options: OperationOption
     if (options.json) {
       const error = end.failure ?? (outcome.problem !== undefined ? { message: outcome.problem } : null);
       const requestId = stream.requestId ?? end.failure?.request_id ?? null;
-      process.stdout.write(`${JSON.stringify(resultOf(spec, model, requestId, files, error), null, 2)}\n`);
+      cliIo().stdout.write(`${JSON.stringify(resultOf(spec, model, requestId, files, error), null, 2)}\n`);
     }
     if (outcome.problem !== undefined) throw new ClientExit(outcome.problem, outcome.exitCode);
   } finally {

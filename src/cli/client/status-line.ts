@@ -1,4 +1,5 @@
 import type { SvgStreamEvent } from '../../contract/svgs.ts';
+import { cliIo, type CliStream } from '../io.ts';
 import { advance, progressLine, startProgress, type Progress } from './progress.ts';
 
 /** Where a running operation reports: an updating line on a terminal, or nothing. */
@@ -16,8 +17,8 @@ const CLEAR = '\r\u001b[2K';
 const TICK_MS = 250;
 
 /** The status line goes to stderr, and only to a terminal: piped output stays plain lines of paths. */
-export function progressReporter(operation: string, expected: number, stderr: NodeJS.WriteStream = process.stderr): ProgressReporter {
-  if (!stderr.isTTY || process.env.TERM === 'dumb') return silentReporter();
+export function progressReporter(operation: string, expected: number, { stdout, stderr, env } = cliIo()): ProgressReporter {
+  if (!stderr.isTTY || env.TERM === 'dumb') return silentReporter(stdout);
   let progress: Progress = startProgress(operation, expected, Date.now());
   const draw = () => stderr.write(`${CLEAR}${progressLine(progress, Date.now(), stderr.columns || 80)}`);
   const ticker = setInterval(draw, TICK_MS);
@@ -30,7 +31,7 @@ export function progressReporter(operation: string, expected: number, stderr: No
     },
     print(line) {
       stderr.write(CLEAR);
-      process.stdout.write(`${line}\n`);
+      stdout.write(`${line}\n`);
       draw();
     },
     finish(phase) {
@@ -42,11 +43,11 @@ export function progressReporter(operation: string, expected: number, stderr: No
   };
 }
 
-function silentReporter(): ProgressReporter {
+function silentReporter(stdout: CliStream): ProgressReporter {
   return {
     update() {},
     print(line) {
-      process.stdout.write(`${line}\n`);
+      stdout.write(`${line}\n`);
     },
     finish() {},
   };

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildOpenApiDocument } from '../../contract/openapi.ts';
 import { configFrom, withCommonOptions } from '../context.ts';
+import { cliIo } from '../io.ts';
 import { CliError } from '../output.ts';
 
 export function openApiText(): string {
@@ -25,7 +26,7 @@ export function registerOpenApi(program: Command): void {
           throw new CliError(`cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
       } else {
-        process.stdout.write(openApiText());
+        cliIo().stdout.write(openApiText());
       }
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SETTINGS } from '../../config/settings.ts';
 import type { RunningServer } from '../../main.ts';
 import { configFrom } from '../context.ts';
+import { cliIo } from '../io.ts';
 
 /** The first-start secrets as one JSON line (serve --json), among the JSON log lines on stdout. */
 function bootstrapJson(server: RunningServer, credits: number): string {
@@ -62,7 +63,7 @@ export function registerServe(program: Command): void {
     const server = await startServer(config);
     if (server.bootstrap) {
       const credits = config.billing.starter_credits;
-      process.stdout.write(`${options.json ? bootstrapJson(server, credits) : banner(server, credits)}\n`);
+      cliIo().stdout.write(`${options.json ? bootstrapJson(server, credits) : banner(server, credits)}\n`);
     }
 
     await new Promise<void>((resolve) => {

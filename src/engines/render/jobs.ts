@@ -1,7 +1,7 @@
 import type { ReferenceSource } from '../../media/reference-image.ts';
 import type { AnimationReport } from '../../svg/animation/measure.ts';
 
-/** The job kinds the render workers serve (worker-entry.mjs maps each to its handler). */
+/** The job kinds the render workers serve (worker-main.ts maps each to its handler). */
 export type RenderJobs = {
   /** Whether a sanitized SVG shows anything. */
   visible: { task: { svg: string }; progress: never; result: boolean };

@@ -26,7 +26,7 @@ export class RenderPool {
   constructor(options: RenderPoolOptions = {}) {
     const workers = options.workers ?? Math.min(2, availableParallelism());
     this.pool = new WorkerPool<RenderJobs>({
-      entry: new URL('./worker-entry.mjs', import.meta.url),
+      entry: new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker-main.js', import.meta.url),
       workers,
       queue: options.queue ?? workers * 32,
       timeoutMs: options.timeoutMs ?? 15_000,

@@ -1,16 +1,7 @@
-// A render worker process's entry (see WorkerPool in src/workers/pool.ts): resvg and sharp run
-// here, never on the server's event loop. The sources are TypeScript, so the process registers
-// tsx itself (it is started without the server's flags).
+// The render worker's entry when the server runs from the sources (tests, scripts under tsx): the
+// process is started without the server's flags, so it registers tsx itself, then runs
+// worker-main.ts. A build forks dist/engines/render/worker-main.js directly, and has no copy of this.
 import { register } from 'tsx/esm/api';
 
 register();
-const { serveJobs } = await import('../../workers/serve.ts');
-const { isVisible, renderPng } = await import('../../svg/render.ts');
-const { referenceDataUrl } = await import('../../media/reference-image.ts');
-const { measureAnimation } = await import('../../svg/animation/measure.ts');
-serveJobs({
-  visible: ({ svg }) => isVisible(svg),
-  png: ({ svg, maxSide }) => renderPng(svg, maxSide),
-  reference: ({ source, maxSide }) => referenceDataUrl(source, maxSide),
-  animation: ({ svg, render }) => measureAnimation(svg, { render }),
-});
+await import('./worker-main.ts');

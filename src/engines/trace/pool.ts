@@ -10,12 +10,22 @@ export interface TracePoolOptions {
   queue: number;
   /** Longest a job may run from when it is sent to a worker (a new one's start-up included); beyond it the worker is killed. */
   timeout_ms: number;
+  /** Workers started with the pool, before any job (default PRESTART_WORKERS); more start on demand. */
+  prestart?: number;
 }
+
+/**
+ * One worker starts with the pool, so the first image does not wait for a process start (about
+ * half a second, loading sharp and VTracer) and its round trip is the tracer's own time. It
+ * costs an idle process (about 45 MB of private memory) for as long as the server runs; further
+ * workers start only when jobs overlap.
+ */
+const PRESTART_WORKERS = 1;
 
 /** What a worker reports while it runs a job (before the result). */
 export type TraceProgress = 'accepted';
 
-/** The job kinds the tracer's worker processes serve (worker-entry.mjs maps each to its handler). */
+/** The job kinds the tracer's worker processes serve (worker-main.ts maps each to its handler). */
 export type TraceJobs = {
   trace: { task: TraceTask; progress: TraceProgress; result: TraceOutcome };
 };
@@ -36,10 +46,11 @@ export class TracePool {
     const workers = options.workers || availableParallelism();
     this.timeoutMs = options.timeout_ms;
     this.pool = new WorkerPool<TraceJobs>({
-      entry: new URL('./worker-entry.mjs', import.meta.url),
+      entry: new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker-main.js', import.meta.url),
       workers,
       queue: options.queue || workers * 4,
       timeoutMs: options.timeout_ms,
+      prestart: options.prestart ?? PRESTART_WORKERS,
     });
   }
 

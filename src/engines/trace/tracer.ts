@@ -1,10 +1,10 @@
-import { vectorizeRaw, type ColorMode, type Config, type Hierarchical, type PathSimplifyMode } from '@neplex/vectorizer';
-import sharp from 'sharp';
+import { vectorizeRawSync, type ColorMode, type Config, type Hierarchical, type PathSimplifyMode } from '@neplex/vectorizer';
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, luma, palette, pixelBlockSize, type Bilevel } from './analyze.ts';
 import { compactColour, compactPathPieces } from './path-data.ts';
 import type { RgbaImage } from './pixels.ts';
 import { resizeRgba } from './raster.ts';
+import { upsampleCubic } from './upsample.ts';
 
 export interface TraceOptions {
   effort: ReasoningEffort;
@@ -68,9 +68,14 @@ export function outputSize(image: { width: number; height: number }, targetSize?
 
 const PATH = /<path d="([^"]*)" fill="(#[0-9A-Fa-f]{6})"(?: transform="translate\((-?[\d.]+),(-?[\d.]+)\)")?\s*\/>/g;
 
-async function vtrace(image: RgbaImage, config: Config): Promise<Shape[]> {
+/**
+ * VTracer, synchronously: the tracer runs in a worker process that does one job at a time, so
+ * blocking its event loop costs nothing, and the thread-pool hop of the async call (a wake-up
+ * of two threads, several per job) is a large share of a small icon's trace on a busy machine.
+ */
+function vtrace(image: RgbaImage, config: Config): Shape[] {
   if (!hasVisiblePixel(image)) return []; // VTracer fails on an image with nothing to trace
-  const svg = await vectorizeRaw(image.pixels, { width: image.width, height: image.height }, config);
+  const svg = vectorizeRawSync(image.pixels, { width: image.width, height: image.height }, config);
   return [...svg.matchAll(PATH)].map((m) => ({ d: m[1]!, fill: m[2]!, offsetX: Number(m[3] ?? 0), offsetY: Number(m[4] ?? 0) }));
 }
 
@@ -98,7 +103,7 @@ const hex = ([r, g, b]: [number, number, number]) => compactColour(`#${[r, g, b]
  * thresholded at half, which puts every edge where the antialiasing says it is (to a fraction
  * of a pixel), then traced as one mask in the ink colour over the paper.
  */
-async function traceBilevel(image: RgbaImage, kind: Bilevel, scale: number, speckle: number): Promise<{ shapes: Shape[]; background?: string }> {
+function traceBilevel(image: RgbaImage, kind: Bilevel, scale: number, speckle: number): { shapes: Shape[]; background?: string } {
   const { width, height, pixels } = image;
   const coverage = Buffer.allocUnsafe(width * height);
   if (kind.kind === 'on-transparent') {
@@ -111,12 +116,9 @@ async function traceBilevel(image: RgbaImage, kind: Bilevel, scale: number, spec
       coverage[i] = Math.max(0, Math.min(255, Math.round(((l - paper) / span) * 255)));
     }
   }
-  const big =
-    scale === 1
-      ? coverage
-      : await sharp(coverage, { raw: { width, height, channels: 1 } }).resize(width * scale, height * scale, { kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
+  const big = scale === 1 ? coverage : upsampleCubic(coverage, width, height, scale);
   const mask = maskImage(width * scale, height * scale, (i) => big[i]! >= 128);
-  const shapes = await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * scale });
+  const shapes = vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * scale });
   const ink = hex(kind.ink);
   return {
     shapes: shapes.map((s) => ({ ...s, fill: ink })),
@@ -136,7 +138,7 @@ const SOFT_BANDS = [
  * trace: one mask per alpha band, each filled with its band's mean colour at the opacity that,
  * stacked on the layers below, gives the band its alpha. VTracer alone draws them opaque.
  */
-async function traceSoftLayers(image: RgbaImage, speckle: number): Promise<Shape[]> {
+function traceSoftLayers(image: RgbaImage, speckle: number): Shape[] {
   const { width, height, pixels } = image;
   const layers: Shape[] = [];
   let below = 0; // alpha already laid down by the layers underneath
@@ -161,7 +163,7 @@ async function traceSoftLayers(image: RgbaImage, speckle: number): Promise<Shape
     below = target;
     const mask = maskImage(width, height, (i) => pixels[i * 4 + 3]! >= band.from);
     const fill = hex([Math.round(r / n), Math.round(g / n), Math.round(bl / n)]);
-    for (const shape of await vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * 2 })) {
+    for (const shape of vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * 2 })) {
       layers.push({ ...shape, fill, opacity });
     }
   }
@@ -193,7 +195,7 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
   const block = pixelBlockSize(image);
   if (block >= 2 && Math.max(image.width, image.height) / block <= effort.pixelArtMaxSide) {
     image = downsampleBlocks(image, block);
-    shapes = await vtrace(hardAlpha(image), { ...VTRACER_DEFAULTS, mode: PATH_MODE.none, filterSpeckle: 0, colorPrecision: 8, layerDifference: 1 });
+    shapes = vtrace(hardAlpha(image), { ...VTRACER_DEFAULTS, mode: PATH_MODE.none, filterSpeckle: 0, colorPrecision: 8, layerDifference: 1 });
     decimals = 0;
   } else {
     if (Math.max(image.width, image.height) > effort.maxSide) {
@@ -205,19 +207,19 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
     const softened = alpha.softShare > SOFT_SHARE;
     const twoTone = softened ? undefined : bilevel(image, palette(image));
     if (twoTone) {
-      const traced = await traceBilevel(image, twoTone, effort.bilevelScale, effort.speckle);
+      const traced = traceBilevel(image, twoTone, effort.bilevelScale, effort.speckle);
       shapes = traced.shapes;
       background = traced.background;
       if (effort.bilevelScale > 1) image = { ...image, width: image.width * effort.bilevelScale, height: image.height * effort.bilevelScale };
       decimals = effort.bilevelScale > 1 ? 0 : 1;
     } else {
-      const soft = softened ? await traceSoftLayers(image, effort.speckle) : [];
+      const soft = softened ? traceSoftLayers(image, effort.speckle) : [];
       // Photographs: polygons follow texture more faithfully than splines, in less data.
       const photo = flatShare(image) < PHOTO_FLATNESS;
       const config = photo
         ? { ...VTRACER_DEFAULTS, mode: PATH_MODE.polygon, filterSpeckle: effort.photoSpeckle }
         : { ...VTRACER_DEFAULTS, filterSpeckle: effort.speckle };
-      shapes = [...soft, ...(await vtrace(alpha.transparent ? hardAlpha(image) : image, config))];
+      shapes = [...soft, ...vtrace(alpha.transparent ? hardAlpha(image) : image, config)];
     }
   }
   return { svg: writeSvg(shapes, image, size, decimals, background) };

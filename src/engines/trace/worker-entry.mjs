@@ -1,9 +1,7 @@
-// A worker process's entry (see WorkerPool in src/workers/pool.ts): the job kinds it serves, each
-// mapped to its handler. The sources are TypeScript, so the process registers tsx itself (it is
-// started without the server's flags).
+// The tracer worker's entry when the server runs from the sources (tests, scripts under tsx): the
+// process is started without the server's flags, so it registers tsx itself, then runs
+// worker-main.ts. A build forks dist/engines/trace/worker-main.js directly, and has no copy of this.
 import { register } from 'tsx/esm/api';
 
 register();
-const { serveJobs } = await import('../../workers/serve.ts');
-const { default: runTraceTask } = await import('./worker.ts');
-serveJobs({ trace: (task, progress) => runTraceTask(task, () => progress('accepted')) });
+await import('./worker-main.ts');

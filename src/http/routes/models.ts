@@ -6,15 +6,27 @@ import { modelNotFound } from '../../operations/resolve-model.ts';
 import type { HttpDeps } from '../deps.ts';
 import { principalOf } from '../auth.ts';
 
+/** Organizations whose serialized listing is kept; the catalog is fixed for the life of the process. */
+const LISTINGS_KEPT = 10_000;
+
 export function registerModelRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const list = ENDPOINTS.listModels;
+  // The listing an organization sees never changes while the process runs: serialize it once.
+  const listings = new Map<string, string>();
+  const listingFor = (organizationId: string): string => {
+    let json = listings.get(organizationId);
+    if (json === undefined) {
+      const body: ModelList = { object: 'list', data: deps.catalog.list(organizationId).map((model) => model.model) };
+      json = JSON.stringify(body);
+      if (listings.size >= LISTINGS_KEPT) listings.delete(listings.keys().next().value!);
+      listings.set(organizationId, json);
+    }
+    return json;
+  };
   app.get(
     routePath(list.path),
     { onRequest: [deps.auth(list.auth), deps.limit('requests.catalog')], schema: { response: { 200: list.response } } },
-    async (request): Promise<ModelList> => ({
-      object: 'list',
-      data: deps.catalog.list(principalOf(request).organizationId).map((model) => model.model),
-    }),
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(listingFor(principalOf(request).organizationId)),
   );
 
   const get = ENDPOINTS.getModel;

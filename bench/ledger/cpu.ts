@@ -1,0 +1,56 @@
+/**
+ * Server CPU per request on the hot path: `inkwell serve` pinned to core 0 (bench/gateway's
+ * server helper), this process and autocannon on core 1; the server's CPU time over the window
+ * (utime + stime, from /proc) divided by the 2xx responses in it. Targets: a test-key sandbox
+ * generation, a live-key billed one (reserve + settle), and GET /v1/models.
+ * Usage: node --import tsx bench/ledger/cpu.ts   (BENCH_DURATION s per target, 8)
+ */
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon';
+import { createApiKey } from '../../src/accounts/keys.ts';
+import { openStore } from '../../src/store/index.ts';
+import { machineBusyMs, pinSelf, sampleCpu } from '../gateway/proc.ts';
+import { startInkwell } from '../gateway/server.ts';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+pinSelf(1);
+const server = await startInkwell({ cpu: 0, upstreamUrl: 'http://127.0.0.1:9/v1', pacedUrl: 'http://127.0.0.1:9/v1', maxConcurrency: CONNECTIONS });
+try {
+  const store = await openStore({ dataDir: server.dataDir });
+  const [organization] = await store.organizations.list();
+  const testKey = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
+  await store.close();
+  const generation = (key: string) => ({
+    url: `${server.url}/v1/svgs/generations`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sandbox-fixed', prompt: 'a dot' }),
+  });
+  const targets = [
+    { name: 'test-key sandbox generation', target: 0.4, options: generation(testKey) },
+    { name: 'live-key billed sandbox generation', target: 0.6, options: generation(server.liveKey) },
+    { name: 'GET /v1/models', target: 0.1, options: { url: `${server.url}/v1/models`, headers: { authorization: `Bearer ${server.liveKey}` } } },
+  ];
+  console.log(`\nserver on core 0, load on core 1, ${CONNECTIONS} connections, ${DURATION_S} s per target, Node ${process.version}\n`);
+  console.log('| target | req/s | server CPU ms/req | target ms | other load % |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const { name, target, options } of targets) {
+    await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+    const before = sampleCpu(server.pid);
+    const busyBefore = machineBusyMs();
+    const selfBefore = process.cpuUsage();
+    const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+    const after = sampleCpu(server.pid);
+    const self = process.cpuUsage(selfBefore);
+    const serverMs = after.serverMs + after.childrenMs - before.serverMs - before.childrenMs;
+    // Everything the machine did besides the server and this process, as % of one core.
+    const otherMs = machineBusyMs() - busyBefore - serverMs - (self.user + self.system) / 1000;
+    const ok = result['2xx'] as number;
+    if (ok === 0 || result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx responses`);
+    console.log(`| ${name} | ${Math.round(ok / DURATION_S)} | ${(serverMs / ok).toFixed(3)} | ${target} | ${Math.max(0, (otherMs / (DURATION_S * 1000)) * 100).toFixed(0)} |`);
+  }
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,70 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type pg from 'pg';
+import type { ConnectionGate } from './sqlite-gate.ts';
+
+/**
+ * A per-request statement, written once for both dialects (with `?` placeholders, numbered
+ * `$1…` for PostgreSQL), prepared once per connection and reused: nothing on the hot path builds
+ * SQL. Each one sits next to the Kysely query it stands for, which the same repository uses
+ * inside a caller's transaction.
+ */
+export interface HotStatement {
+  /** The PostgreSQL prepared statement's name. */
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export function hot(name: string, text: string): HotStatement {
+  let n = 0;
+  return { name, sqlite: text, postgres: text.replace(/\?/g, () => `$${++n}`) };
+}
+
+export type SqlValue = string | number | null;
+
+/** Runs hot statements: prepared once (SQLite) or as named statements (PostgreSQL). */
+export interface PreparedQueries {
+  rows<R>(statement: HotStatement, values: SqlValue[]): Promise<R[]>;
+  /** Rows changed by a writing statement. */
+  changes(statement: HotStatement, values: SqlValue[]): Promise<number>;
+}
+
+/** SQLite: statements prepared on first use and kept; each runs when the one connection is free. */
+export class SqlitePreparedQueries implements PreparedQueries {
+  private readonly prepared = new Map<HotStatement, SqliteDatabase.Statement>();
+
+  constructor(
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly gate: ConnectionGate,
+  ) {}
+
+  statement(statement: HotStatement): SqliteDatabase.Statement {
+    let prepared = this.prepared.get(statement);
+    if (!prepared) {
+      prepared = this.sqlite.prepare(statement.sqlite);
+      this.prepared.set(statement, prepared);
+    }
+    return prepared;
+  }
+
+  rows<R>(statement: HotStatement, values: SqlValue[]): Promise<R[]> {
+    return this.gate.run(() => this.statement(statement).all(...values) as R[]);
+  }
+
+  changes(statement: HotStatement, values: SqlValue[]): Promise<number> {
+    return this.gate.run(() => this.statement(statement).run(...values).changes);
+  }
+}
+
+/** PostgreSQL: named statements, which each pooled connection parses once. */
+export class PostgresPreparedQueries implements PreparedQueries {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async rows<R>(statement: HotStatement, values: SqlValue[]): Promise<R[]> {
+    return (await this.pool.query({ name: statement.name, text: statement.postgres, values })).rows as R[];
+  }
+
+  async changes(statement: HotStatement, values: SqlValue[]): Promise<number> {
+    return (await this.pool.query({ name: statement.name, text: statement.postgres, values })).rowCount ?? 0;
+  }
+}
