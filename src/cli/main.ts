@@ -63,8 +63,9 @@ function isConfigError(error: unknown): error is Error {
  * and 1, or the code a client command chose (see client/exit-codes.ts). `io` is the process's
  * streams and environment unless a caller (the tests) gives its own.
  */
-export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  return runWithIo(io, async () => {
+export function main(argv: string[], given?: CliIo): Promise<number> {
+  const io = given ?? processIo();
+  const run = async (): Promise<number> => {
     try {
       await (await buildProgram(argv, io)).parseAsync(argv, { from: 'user' });
       return 0;
@@ -81,5 +82,8 @@ export function main(argv: string[], io: CliIo = processIo()): Promise<number> {
       io.stderr.write(`inkwell: ${(error as Error).stack ?? error}\n`);
       return 1;
     }
-  });
+  };
+  // Only a caller's own io needs a context: AsyncLocalStorage turns on async hooks for the whole
+  // process, which a server would pay for on every promise of every request.
+  return given ? runWithIo(given, run) : run();
 }

@@ -31,7 +31,7 @@ export class ApiKeyRepository {
 
   /** Every authenticated request reads this. */
   async findBySecretHash(secretHash: string): Promise<KeyWithOrganization | undefined> {
-    if (this.prepared) return (await this.prepared.rows<KeyWithOrganization>(BY_SECRET_HASH, [secretHash]))[0];
+    if (this.prepared) return this.prepared.first<KeyWithOrganization>(BY_SECRET_HASH, [secretHash]);
     return this.db
       .selectFrom('api_keys')
       .leftJoin('organizations', 'organizations.id', 'api_keys.organization_id')

@@ -122,9 +122,9 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
   const file = join(options.dataDir, 'inkwell.sqlite');
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
-  // WAL with NORMAL: a commit survives the process being killed (it is in the WAL, in the OS),
-  // but is flushed to disk only at checkpoints, so a power loss can take the last commits.
-  sqlite.pragma('synchronous = NORMAL');
+  // WAL with FULL: every commit is fsynced before it returns, so an answered request's ledger
+  // entries survive a power loss too. Group commit (ledger-batch.ts) pays one fsync per batch.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
   const gate = new ConnectionGate();

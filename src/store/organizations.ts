@@ -50,7 +50,7 @@ export class OrganizationRepository {
   }
 
   async get(id: string): Promise<Organization | undefined> {
-    if (this.prepared) return (await this.prepared.rows<Organization>(BY_ID, [id]))[0];
+    if (this.prepared) return this.prepared.first<Organization>(BY_ID, [id]);
     return this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

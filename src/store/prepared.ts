@@ -13,11 +13,16 @@ export interface HotStatement {
   name: string;
   sqlite: string;
   postgres: string;
+  /**
+   * A SQLite write that need not be fsynced on its own: it reaches the disk with the next synced
+   * commit (WAL), and losing it to a power cut can only ever cost the service, never a customer.
+   */
+  unsynced?: boolean;
 }
 
-export function hot(name: string, text: string): HotStatement {
+export function hot(name: string, text: string, options: { unsynced?: boolean } = {}): HotStatement {
   let n = 0;
-  return { name, sqlite: text, postgres: text.replace(/\?/g, () => `$${++n}`) };
+  return { name, sqlite: text, postgres: text.replace(/\?/g, () => `$${++n}`), unsynced: options.unsynced };
 }
 
 export type SqlValue = string | number | null;
@@ -25,6 +30,8 @@ export type SqlValue = string | number | null;
 /** Runs hot statements: prepared once (SQLite) or as named statements (PostgreSQL). */
 export interface PreparedQueries {
   rows<R>(statement: HotStatement, values: SqlValue[]): Promise<R[]>;
+  /** The first row, for lookups by a unique key (SQLite stops at it). */
+  first<R>(statement: HotStatement, values: SqlValue[]): Promise<R | undefined>;
   /** Rows changed by a writing statement. */
   changes(statement: HotStatement, values: SqlValue[]): Promise<number>;
 }
@@ -32,6 +39,8 @@ export interface PreparedQueries {
 /** SQLite: statements prepared on first use and kept; each runs when the one connection is free. */
 export class SqlitePreparedQueries implements PreparedQueries {
   private readonly prepared = new Map<HotStatement, SqliteDatabase.Statement>();
+  /** The connection's `synchronous` setting, relaxed for an unsynced write and restored after. */
+  private relax?: [SqliteDatabase.Statement, SqliteDatabase.Statement];
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
@@ -51,8 +60,22 @@ export class SqlitePreparedQueries implements PreparedQueries {
     return this.gate.run(() => this.statement(statement).all(...values) as R[]);
   }
 
+  first<R>(statement: HotStatement, values: SqlValue[]): Promise<R | undefined> {
+    return this.gate.run(() => this.statement(statement).get(...values) as R | undefined);
+  }
+
   changes(statement: HotStatement, values: SqlValue[]): Promise<number> {
-    return this.gate.run(() => this.statement(statement).run(...values).changes);
+    if (!statement.unsynced) return this.gate.run(() => this.statement(statement).run(...values).changes);
+    return this.gate.run(() => {
+      // synchronous is per connection, and the gate makes this the only work on it meanwhile.
+      this.relax ??= [this.sqlite.prepare('PRAGMA synchronous = NORMAL'), this.sqlite.prepare('PRAGMA synchronous = FULL')];
+      this.relax[0].run();
+      try {
+        return this.statement(statement).run(...values).changes;
+      } finally {
+        this.relax[1].run();
+      }
+    });
   }
 }
 
@@ -62,6 +85,10 @@ export class PostgresPreparedQueries implements PreparedQueries {
 
   async rows<R>(statement: HotStatement, values: SqlValue[]): Promise<R[]> {
     return (await this.pool.query({ name: statement.name, text: statement.postgres, values })).rows as R[];
+  }
+
+  async first<R>(statement: HotStatement, values: SqlValue[]): Promise<R | undefined> {
+    return (await this.rows<R>(statement, values))[0];
   }
 
   async changes(statement: HotStatement, values: SqlValue[]): Promise<number> {

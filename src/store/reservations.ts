@@ -9,6 +9,8 @@ export type { ClosedReservation, CloseDecision, NewReservation, Reservation } fr
 const RECORD_DELIVERY = hot(
   'reservation_record_delivery',
   "update reservations set delivered_outputs = ?, delivered_usage = ?, updated_at = ? where id = ? and status = 'open'",
+  // Losing it to a power cut releases what it would have settled: outputs given away, never overcharged.
+  { unsynced: true },
 );
 
 /**

@@ -11,6 +11,9 @@ export function finishSvg(markup: string, viewBox?: ViewBox | null): string {
   return serializeSvg(applyAttributes(sanitizeTree(parseSvg(markup)), viewBox));
 }
 
+/** Markup that ends with the root's end tag (a snapshot of a finished document). */
+const CLOSED_ROOT = /<\/svg\s*>\s*$/;
+
 /**
  * The drafts of one output, made safe as a whole. A snapshot is the document so far with its
  * root left open; each delta appends element content to it. A client assembles them, so the
@@ -54,11 +57,16 @@ export class DraftPreview {
 
   /** The snapshot closed and sanitized: as sent when it is complete, else with its root closed. */
   private closed(markup: string): SvgElement {
+    // Most snapshots are open: close them before parsing rather than after a failed parse
+    // (a parse error costs two Error objects with their stacks).
     let root: SvgElement;
-    try {
-      root = parseSvg(markup);
-    } catch {
-      root = parseSvg(`${markup}</svg>`);
+    if (CLOSED_ROOT.test(markup)) root = parseSvg(markup);
+    else {
+      try {
+        root = parseSvg(`${markup}</svg>`);
+      } catch {
+        root = parseSvg(markup); // a root that closed itself, <svg … />
+      }
     }
     return applyAttributes(sanitizeTree(root), this.viewBox);
   }

@@ -234,6 +234,8 @@ export function checkReferences(root: SvgElement): void {
   const state = new Uint8Array(nodes.length); // 0 new, 1 on the stack, 2 done
   const none: number[] = [];
   const targetsOf = (reference: Reference) => byId.get(reference.id) ?? none;
+  // Vertices matter only to markers; counting them reads every path's data, so only when needed.
+  const countVertices = nodes.some((node) => node.references.some((reference) => reference.via.startsWith('marker')));
   const edgesOf = (index: number) => {
     const node = nodes[index]!;
     if (node.references.length === 0) return node.drawnChildren;
@@ -262,7 +264,7 @@ export function checkReferences(root: SvgElement): void {
       }
       stack.pop();
       state[frame.index] = 2;
-      expansions[frame.index] = expand(nodes[frame.index]!, expansions, targetsOf, nodes);
+      expansions[frame.index] = expand(nodes[frame.index]!, expansions, targetsOf, nodes, countVertices);
     }
   }
   const total = expansions[0]?.cost ?? 0;
@@ -272,11 +274,11 @@ export function checkReferences(root: SvgElement): void {
 }
 
 /** One element's expansion, from its children's and its references' (all done before it). */
-function expand(node: Node, done: (Expansion | undefined)[], targetsOf: (r: Reference) => number[], nodes: Node[]): Expansion {
+function expand(node: Node, done: (Expansion | undefined)[], targetsOf: (r: Reference) => number[], nodes: Node[], countVertices: boolean): Expansion {
   // The definitions inside it count once, as written; what it draws counts with its references.
   let cost = node.size;
   let shapes = SHAPES.has(node.element.name) ? 1 : 0;
-  let vertices = vertexBound(node.element);
+  let vertices = countVertices ? vertexBound(node.element) : 0;
   for (const child of node.drawnChildren) {
     const e = done[child]!;
     cost = capped(cost - nodes[child]!.size + e.cost);

@@ -14,6 +14,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
 const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransform', 'set']);
 
+const URL_OPENING = /url\(/i;
+
 /**
  * `url(...)` in a value may only point into the document; anything else (http:, data:,
  * javascript:, file paths) could fetch or run something when the SVG is displayed. A url( that
@@ -21,6 +23,9 @@ const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransfor
  * every url( reads only up to its own `)`, so a value of any length costs linear time.
  */
 function hasExternalUrl(value: string): boolean {
+  // Most values (path data above all) hold no url( at all. Without the u flag, i folds ASCII
+  // letters only, the same folding as below.
+  if (!URL_OPENING.test(value)) return false;
   // ASCII only: toLowerCase() turns 'İ' into two characters, which would shift every index.
   const lower = value.replace(/[A-Z]/g, (c) => c.toLowerCase());
   for (let at = lower.indexOf('url('); at >= 0; ) {

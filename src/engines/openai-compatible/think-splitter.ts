@@ -40,9 +40,14 @@ export class ThinkSplitter {
   }
 }
 
+/**
+ * The tags, case-insensitively. Without the `u` flag, `i` never folds a non-ASCII character
+ * into an ASCII one, so `<ſ>`-like look-alikes do not match.
+ */
+const TAG_PATTERNS: Record<string, RegExp> = { '<think>': /<think>/i, '</think>': /<\/think>/i };
+
 function indexOfIgnoringCase(text: string, tag: string): number {
-  // Tags are ASCII: folding ASCII only keeps indexes aligned with the original text.
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase()).indexOf(tag);
+  return text.search(TAG_PATTERNS[tag]!);
 }
 
 /** Length of the longest tail of `text` that is a proper prefix of `tag`. */
