@@ -25,7 +25,10 @@ type ParsedElement = DefaultTreeAdapterMap['element'];
 export function repairSvg(markup: string, options: { truncated: boolean; fallbackViewBox?: string }): SvgElement | undefined {
   // Most answers are well-formed XML in SVG's own spelling: the strict parser reads them as
   // parse5 would, for a fraction of the cost.
-  const tree = (!options.truncated && strictlyParsed(markup)) || lenientlyParsed(markup, options.truncated);
+  // An open document (a draft, an answer cut short) is never well-formed: not worth an attempt
+  // whose failure costs two Error objects with their stacks.
+  const strict = !options.truncated && CLOSED_ROOT.test(markup);
+  const tree = (strict && strictlyParsed(markup)) || lenientlyParsed(markup, options.truncated);
   if (!tree) return undefined;
   unnestShapes(tree);
   if (options.truncated) trimLastPath(tree);
@@ -35,6 +38,8 @@ export function repairSvg(markup: string, options: { truncated: boolean; fallbac
   }
   return tree;
 }
+
+const CLOSED_ROOT = /<\/svg\s*>\s*$/;
 
 function lenientlyParsed(markup: string, truncated: boolean): SvgElement | undefined {
   const root = findSvgElement(parseFragment(truncated ? closeTrailingTag(markup) : markup));

@@ -107,6 +107,8 @@ class Attempt {
   private lastDraftAt = 0;
   private lastDraft?: string;
   private svgBegun = false;
+  /** A `>` arrived since the last draft was made: an element may have completed. */
+  private unseenClose = false;
   /** Reasoning or a draft of this attempt was emitted: retrying would show the client two answers. */
   forwarded = false;
 
@@ -158,8 +160,12 @@ class Attempt {
       this.svgBegun = /<svg/i.test(this.text.slice(-(added.length + 4)));
       if (!this.svgBegun) return;
     }
+    // An element completes with a `>`: until one arrives, nothing new is drawable.
+    if (added.includes('>')) this.unseenClose = true;
+    if (!this.unseenClose) return;
     const now = performance.now();
     if (this.lastDraft !== undefined && now - this.lastDraftAt < DRAFT_INTERVAL_MS) return;
+    this.unseenClose = false;
     const svg = draftFromModelText(this.text, this.spec.drafts.fallbackViewBox);
     if (svg === undefined || svg === this.lastDraft) return;
     this.lastDraft = svg;
