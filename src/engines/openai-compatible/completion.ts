@@ -96,6 +96,12 @@ export async function runCall(context: CallContext, spec: CallSpec, onEvent: (ev
   }
 }
 
+/**
+ * A drawing element's start tag, closed: what the first draft needs at the least (a quick test
+ * that spares a lenient parse of the document for every earlier tag).
+ */
+const CLOSED_SHAPE_TAG = /<(?:path|rect|circle|ellipse|line|polyline|polygon|text|use|image)[\s/>][^<]*>/gi;
+
 /** One attempt's state: the answer so far, and what of it reached the client. */
 class Attempt {
   private text = '';
@@ -109,6 +115,8 @@ class Attempt {
   private svgBegun = false;
   /** A `>` arrived since the last draft was made: an element may have completed. */
   private unseenClose = false;
+  /** Where the search for a drawing start tag goes on from. */
+  private shapeScanFrom = 0;
   /** Reasoning or a draft of this attempt was emitted: retrying would show the client two answers. */
   forwarded = false;
 
@@ -152,6 +160,17 @@ class Attempt {
     this.onEvent({ type: 'reasoning', text });
   }
 
+  /**
+   * Whether the answer has a closed drawing start tag. Each call reads on from the last `<`
+   * seen (the only tag that can still complete), so a long preamble is read once, not per chunk.
+   */
+  private shapeTagClosed(): boolean {
+    CLOSED_SHAPE_TAG.lastIndex = this.shapeScanFrom;
+    if (CLOSED_SHAPE_TAG.test(this.text)) return true;
+    this.shapeScanFrom = Math.max(this.shapeScanFrom, this.text.lastIndexOf('<'));
+    return false;
+  }
+
   /** The first draft as soon as something drawable is complete, then one per DRAFT_INTERVAL_MS at most. */
   private maybeDraft(added: string): void {
     if (!this.spec.drafts) return;
@@ -166,6 +185,8 @@ class Attempt {
     const now = performance.now();
     if (this.lastDraft !== undefined && now - this.lastDraftAt < DRAFT_INTERVAL_MS) return;
     this.unseenClose = false;
+    // Before the first draft, a whole repair waits for a drawing element's start tag to close.
+    if (this.lastDraft === undefined && !this.shapeTagClosed()) return;
     const svg = draftFromModelText(this.text, this.spec.drafts.fallbackViewBox);
     if (svg === undefined || svg === this.lastDraft) return;
     this.lastDraft = svg;
