@@ -38,7 +38,11 @@ function parseNodes(markup: string, fragment: boolean): SvgNode[] {
   parser.on('doctype', () => fail('The SVG contains a DOCTYPE; DOCTYPEs and entity declarations are not accepted.'));
   parser.on('opentag', (tag) => {
     if (stack.length >= MAX_DEPTH) return fail(`The SVG is nested deeper than ${MAX_DEPTH} levels.`);
-    const node: SvgElement = { name: tag.name, attributes: new Map(Object.entries(tag.attributes)), children: [] };
+    // Keys, then a lookup each: Object.entries on saxes' attribute objects costs twice as much.
+    const attributes = new Map<string, string>();
+    const values = tag.attributes as Record<string, string>;
+    for (const name of Object.keys(values)) attributes.set(name, values[name]!);
+    const node: SvgElement = { name: tag.name, attributes, children: [] };
     append(node);
     stack.push(node);
   });

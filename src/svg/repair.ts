@@ -66,7 +66,11 @@ function strictlyParsed(markup: string): SvgElement | undefined {
   return root;
 }
 
+/** Names already in SVG's own spelling: most names, cleared by one lookup. */
+const SPELLED = new Set(SPELLING.values());
+
 function misspelled(name: string): boolean {
+  if (SPELLED.has(name)) return false;
   const known = SPELLING.get(name.toLowerCase());
   return known !== undefined && known !== name;
 }

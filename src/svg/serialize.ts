@@ -20,30 +20,23 @@ function escapeAttribute(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
-function serializeNode(node: SvgNode, out: string[]): void {
-  if (!isElement(node)) {
-    out.push(escapeText(node.text));
-    return;
-  }
-  out.push('<', node.name);
-  for (const [name, value] of node.attributes) out.push(' ', name, '="', escapeAttribute(value), '"');
-  if (node.children.length === 0) {
-    out.push('/>');
-    return;
-  }
-  out.push('>');
-  for (const child of node.children) serializeNode(child, out);
-  out.push('</', node.name, '>');
+/** The markup of one node. String concatenation: V8 builds it as a rope, cheaper than an array join. */
+function serializeNode(node: SvgNode): string {
+  if (!isElement(node)) return escapeText(node.text);
+  let out = `<${node.name}`;
+  for (const [name, value] of node.attributes) out += ` ${name}="${escapeAttribute(value)}"`;
+  if (node.children.length === 0) return `${out}/>`;
+  out += '>';
+  for (const child of node.children) out += serializeNode(child);
+  return `${out}</${node.name}>`;
 }
 
 export function serializeSvg(root: SvgElement): string {
-  const out: string[] = [];
-  serializeNode(root, out);
-  return out.join('');
+  return serializeNode(root);
 }
 
 export function serializeNodes(nodes: SvgNode[]): string {
-  const out: string[] = [];
-  for (const node of nodes) serializeNode(node, out);
-  return out.join('');
+  let out = '';
+  for (const node of nodes) out += serializeNode(node);
+  return out;
 }
