@@ -53,8 +53,20 @@ export async function writeEventStream(
     if (!closed) res.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
 
+  // Frames made in the same tick leave in one packet (each still whole): the socket is corked
+  // until the next tick instead of sending every frame on its own.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const write = async (text: string) => {
     if (closed) return;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
     if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
   };
 
@@ -72,11 +84,12 @@ export async function writeEventStream(
       if (next.done) break;
       await write(formatFrame(next.value));
     }
-    await write(DONE_FRAME);
+    // The last frame and the end of the body in one write.
+    if (!closed) res.end(DONE_FRAME);
   } finally {
     clearInterval(heartbeat);
     observer?.streamClosed();
     if (closed) await rest.return?.(undefined);
-    res.end();
+    if (!res.writableEnded) res.end();
   }
 }

@@ -41,6 +41,8 @@ export class SqlitePreparedQueries implements PreparedQueries {
   private readonly prepared = new Map<HotStatement, SqliteDatabase.Statement>();
   /** The connection's `synchronous` setting, relaxed for an unsynced write and restored after. */
   private relax?: [SqliteDatabase.Statement, SqliteDatabase.Statement];
+  /** Unsynced writes waiting for the end of this turn of the event loop. */
+  private unsynced: PendingWrite[] = [];
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
@@ -66,17 +68,42 @@ export class SqlitePreparedQueries implements PreparedQueries {
 
   changes(statement: HotStatement, values: SqlValue[]): Promise<number> {
     if (!statement.unsynced) return this.gate.run(() => this.statement(statement).run(...values).changes);
-    return this.gate.run(() => {
-      // synchronous is per connection, and the gate makes this the only work on it meanwhile.
-      this.relax ??= [this.sqlite.prepare('PRAGMA synchronous = NORMAL'), this.sqlite.prepare('PRAGMA synchronous = FULL')];
-      this.relax[0].run();
-      try {
-        return this.statement(statement).run(...values).changes;
-      } finally {
-        this.relax[1].run();
-      }
+    return new Promise((resolve, reject) => {
+      if (this.unsynced.push({ statement, values, resolve, reject }) === 1) setImmediate(() => this.writeUnsynced());
     });
   }
+
+  /**
+   * The unsynced writes of one turn of the event loop, in one transaction: one commit to the WAL
+   * for all of them. Each caller gets its own row count; a failure fails them all.
+   */
+  private writeUnsynced(): void {
+    const batch = this.unsynced;
+    this.unsynced = [];
+    this.gate
+      .run(() => {
+        // synchronous is per connection, and the gate makes this the only work on it meanwhile.
+        this.relax ??= [this.sqlite.prepare('PRAGMA synchronous = NORMAL'), this.sqlite.prepare('PRAGMA synchronous = FULL')];
+        const writeAll = this.sqlite.transaction(() => batch.map((write) => this.statement(write.statement).run(...write.values).changes));
+        this.relax[0].run();
+        try {
+          return writeAll();
+        } finally {
+          this.relax[1].run();
+        }
+      })
+      .then(
+        (counts) => batch.forEach((write, i) => write.resolve(counts[i]!)),
+        (error: unknown) => batch.forEach((write) => write.reject(error)),
+      );
+  }
+}
+
+interface PendingWrite {
+  statement: HotStatement;
+  values: SqlValue[];
+  resolve(changes: number): void;
+  reject(error: unknown): void;
 }
 
 /** PostgreSQL: named statements, which each pooled connection parses once. */
