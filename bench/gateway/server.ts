@@ -24,6 +24,8 @@ export interface ServerOptions {
   maxConcurrency: number;
   /** Extra node flags (--cpu-prof …). */
   nodeFlags?: string[];
+  /** Extra environment of the server, e.g. DATABASE_URL and REDIS_URL for PostgreSQL + Redis. */
+  env?: Record<string, string>;
 }
 
 export interface InkwellProcess {
@@ -75,7 +77,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
   const args = ['-c', String(options.cpu), process.execPath, ...(options.nodeFlags ?? []), BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
   // Own process group (detached), so cleanup reaches everything the server runs under it.
   const child: ChildProcess = spawn('taskset', args, {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
   });

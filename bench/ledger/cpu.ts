@@ -3,7 +3,9 @@
  * server helper), this process and autocannon on core 1; the server's CPU time over the window
  * (utime + stime, from /proc) divided by the 2xx responses in it. Targets: a test-key sandbox
  * generation, a live-key billed one (reserve + settle), and GET /v1/models.
- * Usage: node --import tsx bench/ledger/cpu.ts   (BENCH_DURATION s per target, 8)
+ * Usage: node --import tsx bench/ledger/cpu.ts [--postgres]   (BENCH_DURATION s per target, 8)
+ * --postgres: the server on a new database of DATABASE_URL's server (dropped after) and on
+ * REDIS_URL's Redis (counters under the new organization's id), instead of SQLite.
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
@@ -11,14 +13,22 @@ import { createApiKey } from '../../src/accounts/keys.ts';
 import { openStore } from '../../src/store/index.ts';
 import { machineBusyMs, pinSelf, sampleCpu } from '../gateway/proc.ts';
 import { startInkwell } from '../gateway/server.ts';
+import { temporaryDatabase } from './temporary-database.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 pinSelf(1);
-const server = await startInkwell({ cpu: 0, upstreamUrl: 'http://127.0.0.1:9/v1', pacedUrl: 'http://127.0.0.1:9/v1', maxConcurrency: CONNECTIONS });
+const postgres = process.argv.includes('--postgres') ? await temporaryDatabase() : undefined;
+const server = await startInkwell({
+  cpu: 0,
+  upstreamUrl: 'http://127.0.0.1:9/v1',
+  pacedUrl: 'http://127.0.0.1:9/v1',
+  maxConcurrency: CONNECTIONS,
+  env: postgres ? { DATABASE_URL: postgres.url, REDIS_URL: process.env.REDIS_URL! } : undefined,
+});
 try {
-  const store = await openStore({ dataDir: server.dataDir });
+  const store = await openStore({ dataDir: server.dataDir, databaseUrl: postgres?.url });
   const [organization] = await store.organizations.list();
   const testKey = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
   await store.close();
@@ -63,4 +73,6 @@ try {
   }
 } finally {
   await server.stop();
+  await postgres?.drop();
 }
+

@@ -1,7 +1,8 @@
 /**
  * Where the hot path's CPU goes: `inkwell serve` under --cpu-prof (pinned to core 0), loaded with
  * one target of cpu.ts, then the top functions and files by self time over the measured window.
- * Usage: node --import tsx bench/ledger/profile-hot.ts [test|live|models]   (BENCH_DURATION s, 6)
+ * Usage: node --import tsx bench/ledger/profile-hot.ts [test|live|models] [--postgres]   (BENCH_DURATION s, 6)
+ * --postgres: on a temporary database of DATABASE_URL's server and REDIS_URL's Redis (see cpu.ts).
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
@@ -13,23 +14,26 @@ import { openStore } from '../../src/store/index.ts';
 import { pinSelf } from '../gateway/proc.ts';
 import { nowMicros, selfTimes } from '../gateway/profile.ts';
 import { startInkwell } from '../gateway/server.ts';
+import { temporaryDatabase } from './temporary-database.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
-const target = process.argv[2] ?? 'test';
+const target = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'test';
 const profileDir = mkdtempSync(join(tmpdir(), 'inkwell-profile-'));
 
 pinSelf(1);
+const postgres = process.argv.includes('--postgres') ? await temporaryDatabase() : undefined;
 const server = await startInkwell({
   cpu: 0,
   upstreamUrl: 'http://127.0.0.1:9/v1',
   pacedUrl: 'http://127.0.0.1:9/v1',
   maxConcurrency: 32,
   nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  env: postgres ? { DATABASE_URL: postgres.url, REDIS_URL: process.env.REDIS_URL! } : undefined,
 });
 let window: [number, number];
 let served = 0;
 try {
-  const store = await openStore({ dataDir: server.dataDir });
+  const store = await openStore({ dataDir: server.dataDir, databaseUrl: postgres?.url });
   const [organization] = await store.organizations.list();
   const testKey = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
   await store.close();
@@ -50,6 +54,7 @@ try {
   served = result['2xx'] as number;
 } finally {
   await server.stop();
+  await postgres?.drop();
 }
 const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(profileDir, name));
 const { functions, files: byFile, totalMs } = selfTimes(files, process.cwd(), [window!]);
