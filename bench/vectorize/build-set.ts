@@ -18,7 +18,7 @@ export const IMAGES_DIR = join(CACHE_DIR, 'images');
 export const MANIFEST = join(IMAGES_DIR, 'manifest.json');
 const DEB_DIR = join(CACHE_DIR, 'debian');
 
-export const CATEGORIES = ['icons', 'emoji', 'logos', 'illustrations', 'line-art', 'photos', 'pixel-art'] as const;
+export const CATEGORIES = ['icons', 'emoji', 'logos', 'illustrations', 'line-art', 'photos', 'pixel-art', 'smooth'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 export interface ManifestEntry {
@@ -41,9 +41,13 @@ const DEBS: Record<string, { version: string; license: string }> = {
   'openclipart-svg': { version: '1:0.18+dfsg-19', license: 'public domain (Open Clip Art Library)' },
   'python3-skimage': { version: '0.19.3-8', license: 'see each photo' },
   'angband-data': { version: '1:3.5.1-2.5', license: 'public domain (Adam Bolt 16x16 tiles)' },
+  'desktop-base': { version: '12.0.6+nmu1~deb12u1', license: 'see each wallpaper' },
+  'lomiri-wallpapers': { version: '20.04.0-2', license: 'CC-BY-SA-3.0 (Nathaniel McCallum, Daniel Holbach, Ubuntu community contributors)' },
+  'gnome-icon-theme': { version: '3.12.0-5', license: 'GPL-2+ (GNOME icon artists: Jakub Steiner, Lapo Calamandrei and others)' },
 };
 
-type Make = { svg: number } | { photo: number } | { pixels: number; crop?: [number, number, number, number] };
+/** svg: rasterize at this longest side; fit: resize a bitmap to fit inside this size; pixels: nearest-neighbour scale. */
+type Make = { svg: number } | { fit: number } | { pixels: number; crop?: [number, number, number, number] };
 
 interface Spec {
   category: Category;
@@ -64,6 +68,7 @@ const LOGO = 320;
 const ILLUSTRATION = 384;
 const LINE = 320;
 const PHOTO = 512;
+const WALLPAPER = 512;
 /** Tango bitmap sizes scaled to ~256 px. */
 const SCALE: Record<string, number> = { '16x16': 16, '22x22': 12, '32x32': 8 };
 
@@ -74,7 +79,7 @@ const tango = (category: Category, paths: string[], make: (path: string) => Make
 const clipart = (category: Category, paths: string[], size: number): Spec[] =>
   paths.map((path) => ({ category, name: `openclipart-${path.split('/').pop()!.replace(/\.svg$/, '')}`, deb: 'openclipart-svg', path: `/usr/share/openclipart/svg/${path}`, make: { svg: size } }));
 const photo = (name: string, license: string, ext = 'png'): Spec => ({
-  category: 'photos', name: `skimage-${name}`, deb: 'python3-skimage', path: `/usr/lib/python3/dist-packages/skimage/data/${name}.${ext}`, make: { photo: PHOTO }, license,
+  category: 'photos', name: `skimage-${name}`, deb: 'python3-skimage', path: `/usr/lib/python3/dist-packages/skimage/data/${name}.${ext}`, make: { fit: PHOTO }, license,
 });
 
 export const SPECS: Spec[] = [
@@ -127,6 +132,26 @@ export const SPECS: Spec[] = [
     '32x32/apps/internet-mail.png', '32x32/status/weather-storm.png', '22x22/apps/utilities-system-monitor.png',
     '16x16/devices/input-gaming.png', '16x16/status/dialog-warning.png',
   ], (path) => ({ pixels: SCALE[path.split('/')[0]!] ?? 8 })),
+
+  // Smooth colour: pictures whose subject is the shading itself (soft waves, glows, vignettes,
+  // glossy highlights), where a tracer that flattens gradients into bands or one field loses the
+  // picture while SSIM barely notices. Debian's desktop wallpapers (SVG, with blurs and
+  // gradients), Ubuntu's Warty wallpaper (a bitmap gradient), glossy GNOME 2 icons (256 px
+  // bitmaps, used as shipped) and one soft clip-art illustration.
+  ...([
+    ['softwaves', 'wallpaper/contents/images/1920x1080.svg', 'GPL-2+ (Juliette Taka)'],
+    ['lines', 'login/background-nologo.svg', 'GPL-2+ (Juliette Taka)'],
+    ['joy', 'wallpaper/contents/images/1920x1080.svg', 'GPL-2+ (Adrien Aubourg)'],
+    ['emerald', 'wallpaper/contents/images/1920x1080.svg', 'GPL-2+ (Juliette Taka)'],
+    ['futureprototype', 'wallpaper/contents/images/1920x1080.svg', 'GPL-2+ (Alex Makas)'],
+  ] as const).map(([theme, path, license]): Spec => ({
+    category: 'smooth', name: `desktop-base-${theme}`, deb: 'desktop-base', path: `/usr/share/desktop-base/${theme}-theme/${path}`, make: { svg: WALLPAPER }, license,
+  })),
+  { category: 'smooth', name: 'lomiri-warty-final-ubuntu', deb: 'lomiri-wallpapers', path: '/usr/share/backgrounds/warty-final-ubuntu.png', make: { fit: WALLPAPER } },
+  ...['emotes/face-smile', 'devices/media-optical', 'categories/applications-internet'].map((path): Spec => ({
+    category: 'smooth', name: `gnome-${path.split('/')[1]}`, deb: 'gnome-icon-theme', path: `/usr/share/icons/gnome/256x256/${path}.png`, make: { fit: ICON },
+  })),
+  ...clipart('smooth', ['recreation/party/balloons-aj.svg'], ILLUSTRATION),
 ];
 
 const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: 'pipe' }).toString();
@@ -200,9 +225,10 @@ async function makePng(spec: Spec, file: string): Promise<{ png: Buffer; made: s
     if (spec.edit) svg = spec.edit(svg);
     return { png: svgToPng(svg, m.svg), made: `SVG rasterized by resvg, longest side ${m.svg} px${spec.edit ? ', edited (see build-set.ts)' : ''}` };
   }
-  if ('photo' in m) {
-    const png = await sharp(file).resize(m.photo, m.photo, { fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').png().toBuffer();
-    return { png, made: `resized to fit ${m.photo} px (Lanczos)` };
+  if ('fit' in m) {
+    // Transparency, where there is any, is kept (sharp resamples premultiplied).
+    const png = await sharp(file).resize(m.fit, m.fit, { fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').png().toBuffer();
+    return { png, made: `resized to fit ${m.fit} px (Lanczos; never enlarged)` };
   }
   let image = sharp(file);
   if (m.crop) {
