@@ -110,14 +110,7 @@ export function palette(image: RgbaImage): Palette {
 export function bilevel(image: RgbaImage, { counts, opaque, clear }: Palette): Bilevel | undefined {
   const { pixels } = image;
   if (opaque === 0) return undefined;
-  let first = 0;
-  let second = -1;
-  for (let key = 1; key < 4096; key++) {
-    if (counts[key]! > counts[first]!) {
-      second = first;
-      first = key;
-    } else if (second < 0 || counts[key]! > counts[second]!) second = key;
-  }
+  const [first, second] = twoCommonest(counts);
   const total = pixels.length / 4;
   if (clear > total * 0.02 && counts[first]! >= opaque * 0.9) return { kind: 'on-transparent', ink: meanColour(image, first) };
   if (clear === 0 && counts[first]! + counts[second]! >= opaque * 0.9) {
@@ -176,4 +169,17 @@ export function flatShare(image: RgbaImage): number {
     if (words[i] === words[i + 1]) same++;
   }
   return visible === 0 ? 1 : same / visible;
+}
+
+/** The two colour buckets with the most pixels (the first is the commonest). */
+export function twoCommonest(counts: ArrayLike<number>): [number, number] {
+  let first = 0;
+  let second = -1;
+  for (let key = 1; key < 4096; key++) {
+    if (counts[key]! > counts[first]!) {
+      second = first;
+      first = key;
+    } else if (second < 0 || counts[key]! > counts[second]!) second = key;
+  }
+  return [first, second];
 }

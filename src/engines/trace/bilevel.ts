@@ -1,4 +1,4 @@
-import { luma, type Bilevel, type Palette } from './analyze.ts';
+import { luma, twoCommonest, type Bilevel, type Palette } from './analyze.ts';
 import { compactColour } from './path-data.ts';
 import type { RgbaImage } from './pixels.ts';
 
@@ -66,14 +66,7 @@ const bucket = (p: Uint8Array, i: number) => ((p[i]! >> 4) << 8) | ((p[i + 1]! >
 export function twoToneOnTransparent(image: RgbaImage, { counts, opaque, clear }: Palette): TwoTone | undefined {
   const { width, height, pixels } = image;
   if (opaque === 0 || clear <= width * height * 0.02) return undefined;
-  let first = 0;
-  let second = -1;
-  for (let key = 1; key < 4096; key++) {
-    if (counts[key]! > counts[first]!) {
-      second = first;
-      first = key;
-    } else if (second < 0 || counts[key]! > counts[second]!) second = key;
-  }
+  const [first, second] = twoCommonest(counts);
   if (counts[first]! + counts[second]! < opaque * 0.75 || counts[second]! < opaque * 0.02) return undefined;
   const sums = new Float64Array(8); // r, g, b, n of the first bucket, then of the second
   for (let i = 0; i < pixels.length; i += 4) {

@@ -421,17 +421,7 @@ function ringPositions(ring: Ring, xs: Float32Array, ys: Float32Array, n: number
  */
 function quadraticEllipse(xs: Float32Array, ys: Float32Array, colours: Float32Array, n: number): Ring | undefined {
   const axis = mainAxis(colours, n);
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i]!;
-    my += ys[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let scale = 0;
-  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(xs[i]! - mx), Math.abs(ys[i]! - my));
-  scale = scale || 1;
+  const { mx, my, scale } = centredFrame(xs, ys, n);
   const ata = new Float64Array(36);
   const atb = new Float64Array(6);
   const row = new Float64Array(6);
@@ -495,18 +485,7 @@ export function mainAxis(colours: Float32Array, n: number): number[] {
 
 /** The centre of a least-squares fit c = a + b·x + c·y + d·(x² + y²) shared by the channels, if it curves. */
 function quadraticCentre(xs: Float32Array, ys: Float32Array, colours: Float32Array, n: number): { x: number; y: number } | undefined {
-  // Centred, scaled coordinates keep the normal equations well conditioned.
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i]!;
-    my += ys[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let scale = 0;
-  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(xs[i]! - mx), Math.abs(ys[i]! - my));
-  scale = scale || 1;
+  const { mx, my, scale } = centredFrame(xs, ys, n);
   const ata = new Float64Array(16);
   const atb = new Float64Array(12);
   for (let i = 0; i < n; i++) {
@@ -618,3 +597,17 @@ export function evaluator(paint: Paint | string): (x: number, y: number, out: nu
   };
 }
 
+/** The points' centroid and largest offset from it: centred, scaled coordinates keep the normal equations well conditioned. */
+function centredFrame(xs: Float32Array, ys: Float32Array, n: number): { mx: number; my: number; scale: number } {
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[i]!;
+    my += ys[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let scale = 0;
+  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(xs[i]! - mx), Math.abs(ys[i]! - my));
+  return { mx, my, scale: scale || 1 };
+}
