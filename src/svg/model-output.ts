@@ -43,7 +43,9 @@ export function svgFromModelText(text: string, options: ModelOutputOptions & { v
   return { svg: serializeSvg(root), root };
 }
 
-const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'use', 'image']);
+/** Elements that draw something themselves (what a draft needs at least one of). */
+export const DRAWING_ELEMENTS = ['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'use', 'image'] as const;
+const SHAPES = new Set<string>(DRAWING_ELEMENTS);
 
 /** Whether any element could draw something (the render decides whether it really does). */
 export function hasDrawing(root: SvgElement): boolean {

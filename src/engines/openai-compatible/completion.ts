@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { draftFromModelText } from '../../svg/model-output.ts';
+import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { UpstreamError, type UpstreamClient, type UpstreamUsage } from './upstream-client.ts';
 import { mapUpstreamFailure, refusedParameter } from './upstream-errors.ts';
@@ -100,7 +100,7 @@ export async function runCall(context: CallContext, spec: CallSpec, onEvent: (ev
  * A drawing element's start tag, closed: what the first draft needs at the least (a quick test
  * that spares a lenient parse of the document for every earlier tag).
  */
-const CLOSED_SHAPE_TAG = /<(?:path|rect|circle|ellipse|line|polyline|polygon|text|use|image)[\s/>][^<]*>/gi;
+const CLOSED_SHAPE_TAG = new RegExp(`<(?:${DRAWING_ELEMENTS.join('|')})[\\s/>][^<]*>`, 'gi');
 
 /** One attempt's state: the answer so far, and what of it reached the client. */
 class Attempt {

@@ -542,14 +542,8 @@ class CurveFitter {
     let max = 0;
     let at = count >> 1;
     for (let k = 1; k < count - 1; k++) {
-      const t = u[k]!;
-      const s = 1 - t;
-      const b0 = s * s * s;
-      const b1 = 3 * t * s * s;
-      const b2 = 3 * t * t * s;
-      const b3 = t * t * t;
-      const dx = b[0]! * b0 + b[2]! * b1 + b[4]! * b2 + b[6]! * b3 - this.xs[first + k]!;
-      const dy = b[1]! * b0 + b[3]! * b1 + b[5]! * b2 + b[7]! * b3 - this.ys[first + k]!;
+      const dx = bezierAt(b, 0, u[k]!) - this.xs[first + k]!;
+      const dy = bezierAt(b, 1, u[k]!) - this.ys[first + k]!;
       const d = dx * dx + dy * dy;
       if (d >= max) {
         max = d;
@@ -564,8 +558,8 @@ class CurveFitter {
     for (let k = 1; k < count - 1; k++) {
       const t = u[k]!;
       const s = 1 - t;
-      const qx = b[0]! * s * s * s + 3 * b[2]! * t * s * s + 3 * b[4]! * t * t * s + b[6]! * t * t * t - this.xs[first + k]!;
-      const qy = b[1]! * s * s * s + 3 * b[3]! * t * s * s + 3 * b[5]! * t * t * s + b[7]! * t * t * t - this.ys[first + k]!;
+      const qx = bezierAt(b, 0, t) - this.xs[first + k]!;
+      const qy = bezierAt(b, 1, t) - this.ys[first + k]!;
       const d1x = 3 * ((b[2]! - b[0]!) * s * s + 2 * (b[4]! - b[2]!) * t * s + (b[6]! - b[4]!) * t * t);
       const d1y = 3 * ((b[3]! - b[1]!) * s * s + 2 * (b[5]! - b[3]!) * t * s + (b[7]! - b[5]!) * t * t);
       const d2x = 6 * ((b[4]! - 2 * b[2]! + b[0]!) * s + (b[6]! - 2 * b[4]! + b[2]!) * t);
@@ -591,4 +585,10 @@ class CurveFitter {
 function unit(x: number, y: number): [number, number] {
   const length = Math.sqrt(x * x + y * y);
   return length === 0 ? [0, 0] : [x / length, y / length];
+}
+
+/** Coordinate `axis` (0: x, 1: y) of the cubic Bézier b (x0 y0 … x3 y3) at parameter t. */
+function bezierAt(b: Float64Array, axis: number, t: number): number {
+  const s = 1 - t;
+  return b[axis]! * s * s * s + 3 * b[axis + 2]! * t * s * s + 3 * b[axis + 4]! * t * t * s + b[axis + 6]! * t * t * t;
 }

@@ -186,27 +186,38 @@ function segment(grid: Grid, least: number): Int32Array[] {
     const d = difference(colour, i, j);
     return d <= STEP || (d <= RAMP_STEP && along[i]! <= RAMP_BEND && along[j]! <= RAMP_BEND);
   };
+  const take = (i: number, j: number, horizontal: boolean) => {
+    if (!joins(i, j, horizontal ? bend.x : bend.y)) return false;
+    seen[j] = 1;
+    return true;
+  };
   for (let seed = 0; seed < n; seed++) {
     if (seen[seed] || alpha[seed]! < 250) continue;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = seed;
     seen[seed] = 1;
-    while (head < tail) {
-      const i = queue[head++]!;
-      const x = i % width;
-      let j = i - 1;
-      if (x > 0 && joins(i, j, bend.x)) (seen[j] = 1), (queue[tail++] = j);
-      j = i + 1;
-      if (x < width - 1 && joins(i, j, bend.x)) (seen[j] = 1), (queue[tail++] = j);
-      j = i - width;
-      if (j >= 0 && joins(i, j, bend.y)) (seen[j] = 1), (queue[tail++] = j);
-      j = i + width;
-      if (j < n && joins(i, j, bend.y)) (seen[j] = 1), (queue[tail++] = j);
-    }
-    if (tail >= least) regions.push(queue.slice(0, tail));
+    const size = floodFill(seed, width, n, queue, take);
+    if (size >= least) regions.push(queue.slice(0, size));
   }
   return regions;
+}
+
+/**
+ * Breadth-first fill over a grid's four neighbours from `seed` (already taken by the caller):
+ * `take(i, j, horizontal)` says whether neighbour j of i joins, and marks it taken. The cells end
+ * in `queue`, seed first; returns how many.
+ */
+function floodFill(seed: number, width: number, total: number, queue: Int32Array, take: (i: number, j: number, horizontal: boolean) => boolean): number {
+  let head = 0;
+  let tail = 0;
+  queue[tail++] = seed;
+  while (head < tail) {
+    const i = queue[head++]!;
+    const x = i % width;
+    if (x > 0 && take(i, i - 1, true)) queue[tail++] = i - 1;
+    if (x < width - 1 && take(i, i + 1, true)) queue[tail++] = i + 1;
+    if (i - width >= 0 && take(i, i - width, false)) queue[tail++] = i - width;
+    if (i + width < total && take(i, i + width, false)) queue[tail++] = i + width;
+  }
+  return tail;
 }
 
 /** The cells not in any of the parts. */
@@ -307,23 +318,13 @@ function connectedParts(cells: Int32Array, side: Int8Array, grid: Grid, scratch:
     const seed = cells[m]!;
     const stamp = mark[seed]!;
     if (stamp !== low && stamp !== high) continue; // in no part, or already in one
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = seed;
     mark[seed] = 0;
-    while (head < tail) {
-      const i = queue[head++]!;
-      const x = i % width;
-      let j = i - 1;
-      if (x > 0 && mark[j] === stamp) (mark[j] = 0), (queue[tail++] = j);
-      j = i + 1;
-      if (x < width - 1 && mark[j] === stamp) (mark[j] = 0), (queue[tail++] = j);
-      j = i - width;
-      if (j >= 0 && mark[j] === stamp) (mark[j] = 0), (queue[tail++] = j);
-      j = i + width;
-      if (j < total && mark[j] === stamp) (mark[j] = 0), (queue[tail++] = j);
-    }
-    parts.push(queue.slice(0, tail));
+    const size = floodFill(seed, width, total, queue, (_i, j) => {
+      if (mark[j] !== stamp) return false;
+      mark[j] = 0;
+      return true;
+    });
+    parts.push(queue.slice(0, size));
   }
   return parts;
 }
