@@ -26,6 +26,8 @@ export interface ServerOptions {
   nodeFlags?: string[];
   /** Extra environment of the server, e.g. DATABASE_URL and REDIS_URL for PostgreSQL + Redis. */
   env?: Record<string, string>;
+  /** Another build's bin/inkwell.js (bench/side-by-side.ts); this checkout's by default. */
+  bin?: string;
 }
 
 export interface InkwellProcess {
@@ -74,7 +76,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
       },
     }),
   );
-  const args = ['-c', String(options.cpu), process.execPath, ...(options.nodeFlags ?? []), BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
+  const args = ['-c', String(options.cpu), process.execPath, ...(options.nodeFlags ?? []), options.bin ?? BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
   // Own process group (detached), so cleanup reaches everything the server runs under it.
   const child: ChildProcess = spawn('taskset', args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, ...options.env },

@@ -6,7 +6,7 @@
  */
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiKey } from '../../src/accounts/keys.ts';
@@ -18,7 +18,10 @@ import { temporaryDatabase } from './temporary-database.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 6);
 const target = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'test';
-const profileDir = mkdtempSync(join(tmpdir(), 'inkwell-profile-'));
+// BENCH_PROFILE_DIR keeps the .cpuprofile files (for Chrome DevTools, speedscope or a call-tree reading).
+const keep = process.env.BENCH_PROFILE_DIR;
+if (keep) mkdirSync(keep, { recursive: true });
+const profileDir = keep ?? mkdtempSync(join(tmpdir(), 'inkwell-profile-'));
 
 pinSelf(1);
 const postgres = process.argv.includes('--postgres') ? await temporaryDatabase() : undefined;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   ADMIN_PERMISSIONS,
   KEY_PREFIX,
@@ -32,9 +32,12 @@ export function prefixFor(kind: KeyKind, environment: KeyEnvironment | null): st
   return kind === 'admin' ? KEY_PREFIX.admin : KEY_PREFIX[environment ?? 'test'];
 }
 
-/** Keys have 256 random bits, so a plain SHA-256 is enough to store them safely. */
+/**
+ * Keys have 256 random bits, so a plain SHA-256 is enough to store them safely. One-shot
+ * `hash` (Node 20.12): every request hashes its key, and a Hash object costs three times more.
+ */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function hashesEqual(a: string, b: string): boolean {

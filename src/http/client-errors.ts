@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toEnvelope } from '../contract/errors.ts';
 import { newId } from '../contract/ids.ts';
 import { toApiError } from './errors.ts';
@@ -108,8 +108,10 @@ export function watchServer(server: Server): void {
  * HTTP/1.1 requires Host (RFC 9112 §3.2). Node's own refusal has an empty body, so the server is
  * built with requireHostHeader off and this onRequest hook refuses instead.
  */
-export async function requireHost(request: FastifyRequest): Promise<void> {
+export function requireHost(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  // A callback hook: no promise per request.
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    throw invalid('The Host header is required in HTTP/1.1 requests.');
+    return done(invalid('The Host header is required in HTTP/1.1 requests.'));
   }
+  done();
 }

@@ -66,6 +66,6 @@ export function draftFromModelText(text: string, fallbackViewBox: string): strin
   const current = svgCandidates(text).at(-1);
   if (!current) return undefined;
   // Not `truncated`: an element still being written is dropped, not completed.
-  const tree = repairSvg(current.markup, { truncated: false, fallbackViewBox });
+  const tree = repairSvg(current.markup, { truncated: false, open: !current.complete, fallbackViewBox });
   return tree && hasDrawing(tree) ? serializeSvg(tree) : undefined;
 }

@@ -20,12 +20,22 @@ export function parseSvg(markup: string): SvgElement {
   return root;
 }
 
+/**
+ * The elements of a document still being written, parsed strictly as far as it goes: every
+ * element whose start tag is complete, open ones left open (the caller closes them), a start
+ * tag or text still being written left out. Throws SvgParseError where the markup so far is
+ * not well-formed.
+ */
+export function parseSvgPrefix(markup: string): SvgElement | undefined {
+  return parseNodes(markup, false, true).find((node): node is SvgElement => 'name' in node);
+}
+
 /** Parses element content (several siblings, text) such as a streamed draft delta. */
 export function parseSvgFragment(markup: string): SvgNode[] {
   return parseNodes(markup, true);
 }
 
-function parseNodes(markup: string, fragment: boolean): SvgNode[] {
+function parseNodes(markup: string, fragment: boolean, open = false): SvgNode[] {
   const parser = new SaxesParser({ xmlns: false, position: false, fragment });
   const top: SvgNode[] = [];
   const stack: SvgElement[] = [];
@@ -62,7 +72,9 @@ function parseNodes(markup: string, fragment: boolean): SvgNode[] {
   });
 
   try {
-    parser.write(markup).close();
+    // Without close(), saxes keeps what it has not finished (a start tag, text) to itself.
+    if (open) parser.write(markup);
+    else parser.write(markup).close();
   } catch (error) {
     if (error instanceof SvgParseError) fail(error.message);
     else fail(`The SVG is not well-formed XML: ${firstLine((error as Error).message)}`);

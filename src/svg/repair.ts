@@ -1,7 +1,7 @@
 import { parseFragment } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { ALLOWED_ATTRIBUTES, ALLOWED_ELEMENTS } from './allowlist.ts';
-import { MAX_DEPTH, parseSvg } from './parse.ts';
+import { MAX_DEPTH, parseSvg, parseSvgPrefix } from './parse.ts';
 import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
 type ParsedNode = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['parentNode'];
@@ -22,13 +22,14 @@ type ParsedElement = DefaultTreeAdapterMap['element'];
  * The result still goes through the strict parser and the sanitizer; this only makes it
  * well-formed and meaningful. Undefined when there is no <svg> element at all.
  */
-export function repairSvg(markup: string, options: { truncated: boolean; fallbackViewBox?: string }): SvgElement | undefined {
+export function repairSvg(markup: string, options: { truncated: boolean; open?: boolean; fallbackViewBox?: string }): SvgElement | undefined {
   // Most answers are well-formed XML in SVG's own spelling: the strict parser reads them as
   // parse5 would, for a fraction of the cost.
-  // An open document (a draft, an answer cut short) is never well-formed: not worth an attempt
-  // whose failure costs two Error objects with their stacks.
-  const strict = !options.truncated && CLOSED_ROOT.test(markup);
-  const tree = (strict && strictlyParsed(markup)) || lenientlyParsed(markup, options.truncated);
+  // An answer cut short is never well-formed: not worth an attempt whose failure costs two
+  // Error objects with their stacks. A document still being written (a draft) is read strictly
+  // as far as it goes.
+  const strict = !options.truncated && (options.open ? !BARE_AMPERSAND.test(markup) : CLOSED_ROOT.test(markup));
+  const tree = (strict && strictlyParsed(markup, options.open === true)) || lenientlyParsed(markup, options.truncated);
   if (!tree) return undefined;
   unnestShapes(tree);
   if (options.truncated) trimLastPath(tree);
@@ -40,6 +41,12 @@ export function repairSvg(markup: string, options: { truncated: boolean; fallbac
 }
 
 const CLOSED_ROOT = /<\/svg\s*>\s*$/;
+/**
+ * An `&` that begins no complete reference. The strict parser reads it as the start of an
+ * entity name that ends only at the next `;`: in a document still being written, with no error
+ * until the end, everything after it would silently go missing from the draft.
+ */
+const BARE_AMPERSAND = /&(?!(?:#\d+|#x[\da-fA-F]+|[A-Za-z_][\w.-]*);)/;
 
 function lenientlyParsed(markup: string, truncated: boolean): SvgElement | undefined {
   const root = findSvgElement(parseFragment(truncated ? closeTrailingTag(markup) : markup));
@@ -49,14 +56,18 @@ function lenientlyParsed(markup: string, truncated: boolean): SvgElement | undef
 /** Names parse5 would re-spell (`RECT`, `lineargradient`, `VIEWBOX`): such a document takes the lenient path. */
 const SPELLING = new Map([...ALLOWED_ELEMENTS, ...ALLOWED_ATTRIBUTES].map((name) => [name.toLowerCase(), name]));
 
-/** The tree of well-formed markup whose every name is spelled as SVG spells it, else undefined. */
-function strictlyParsed(markup: string): SvgElement | undefined {
-  let root: SvgElement;
+/**
+ * The tree of well-formed markup (so far, when `open`) whose every name is spelled as SVG spells
+ * it, else undefined.
+ */
+function strictlyParsed(markup: string, open: boolean): SvgElement | undefined {
+  let root: SvgElement | undefined;
   try {
-    root = parseSvg(markup);
+    root = open ? parseSvgPrefix(markup) : parseSvg(markup);
   } catch {
     return undefined;
   }
+  if (root?.name !== 'svg') return undefined;
   for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
     const element = pending.pop()!;
     if (misspelled(element.name)) return undefined;

@@ -5,7 +5,9 @@ import { ThinkSplitter } from '../../src/engines/openai-compatible/think-splitte
 import { extractSvg } from '../../src/svg/extract.ts';
 import { svgFromModelText } from '../../src/svg/model-output.ts';
 import { SvgParseError } from '../../src/svg/parse.ts';
-import { completePathData, closeTrailingTag } from '../../src/svg/repair.ts';
+import { completePathData, closeTrailingTag, repairSvg } from '../../src/svg/repair.ts';
+import { serializeSvg } from '../../src/svg/serialize.ts';
+import { isElement, type SvgElement } from '../../src/svg/tree.ts';
 import { MODEL_OUTPUT_CORPUS, type CorpusCase } from '../fixtures/model-outputs.ts';
 
 const SIDE = 96;
@@ -120,5 +122,34 @@ describe('repair of a cut answer', () => {
     assert.equal(closeTrailingTag('<svg><polyline points="1,1 2,2 3'), '<svg><polyline points="1,1 2,2 3"/>');
     assert.equal(closeTrailingTag('<svg><g></'), '<svg><g>');
     assert.equal(closeTrailingTag('<svg><rect/>'), '<svg><rect/>');
+  });
+});
+
+describe('drafts of a document still being written', () => {
+  /** Element names, attributes and nesting: what a draft draws (its trailing text may differ). */
+  const shape = (element: SvgElement | undefined): string =>
+    element ? `${element.name}[${[...element.attributes].map(([name, value]) => `${name}=${value}`).join(',')}](${element.children.filter(isElement).map(shape).join('')})` : '';
+
+  it('read strictly as far as they go, hold the same elements as the lenient reading, at every cut of the corpus', { timeout: 120_000 }, () => {
+    let cuts = 0;
+    for (const { answer } of MODEL_OUTPUT_CORPUS) {
+      const start = answer.indexOf('<svg');
+      if (start < 0) continue;
+      const svg = answer.slice(start);
+      for (let end = 5; end < svg.length; end++) {
+        const prefix = svg.slice(0, end);
+        if (/<\/svg\s*>\s*$/.test(prefix)) break;
+        const strict = repairSvg(prefix, { truncated: false, open: true });
+        const lenient = repairSvg(prefix, { truncated: false });
+        assert.equal(shape(strict), shape(lenient), `cut after ${JSON.stringify(prefix.slice(-60))}`);
+        cuts++;
+      }
+    }
+    assert.ok(cuts > 10_000, `${cuts} cuts`);
+  });
+
+  it('a bare & does not swallow what follows it', () => {
+    const draft = repairSvg('<svg viewBox="0 0 4 4"><title>salt & pepper</title><rect width="4" height="4"/><circle r="1"', { truncated: false, open: true });
+    assert.equal(draft && serializeSvg(draft), '<svg viewBox="0 0 4 4"><title>salt &amp; pepper</title><rect width="4" height="4"/></svg>');
   });
 });

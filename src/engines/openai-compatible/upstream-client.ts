@@ -1,5 +1,5 @@
-import { createParser } from 'eventsource-parser';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
+import { Reception, type Reader } from './upstream-reception.ts';
 
 /**
  * A thin client for `POST /chat/completions` on an OpenAI-compatible server, streaming (and
@@ -62,15 +62,6 @@ export interface ResponsesStreamDelta {
   event?: { type: string; [field: string]: unknown };
 }
 
-/** How one endpoint's answers are read: a whole JSON body, or one SSE chunk at a time. */
-interface Reader<T> {
-  json(body: unknown): T;
-  /** The delta of one parsed chunk; throws UpstreamError for an error frame. */
-  chunk(chunk: unknown): T;
-  /** Whether this delta is the model answering (ends the first-token wait). */
-  isToken(delta: T): boolean;
-}
-
 export type UpstreamFailure =
   | { kind: 'connect' }
   | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string }
@@ -105,9 +96,6 @@ export const FINISHED = new Error('the call is over');
 
 /** A server that keeps the response open after [DONE] is cut off after this long. */
 const DRAIN_AFTER_DONE_MS = 100;
-
-/** Error bodies are read only this far: they are for logs, never shown to clients. */
-const ERROR_BODY_BYTES = 8192;
 
 const COMPLETIONS: Reader<CompletionDelta> = {
   json: completionOf,
@@ -163,25 +151,22 @@ export class UpstreamClient {
   }
 
   private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
-    const controller = new AbortController();
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
     let timedOut: UpstreamFailure | undefined;
-    /** The whole response was read: nothing is left to cancel. */
-    let ended = false;
-    const expire = (failure: UpstreamFailure) => () => {
-      timedOut ??= failure;
-      controller.abort();
-    };
-    const onAbort = () => controller.abort(call.signal.reason);
-    if (call.signal.aborted) onAbort();
-    else call.signal.addEventListener('abort', onAbort, { once: true });
-    const deadline = setTimeout(expire({ kind: 'deadline' }), Math.max(0, call.deadlineAt - Date.now()));
-    let firstToken: NodeJS.Timeout | undefined = setTimeout(expire({ kind: 'first-token-timeout' }), call.firstTokenTimeoutMs);
+    let firstToken: NodeJS.Timeout | undefined;
     const gotToken = () => {
       clearTimeout(firstToken);
       firstToken = undefined;
     };
+    const reception = new Reception(reader, gotToken);
+    const expire = (failure: UpstreamFailure) => () => {
+      timedOut ??= failure;
+      reception.abort(FINISHED);
+    };
+    const onAbort = () => reception.abort(call.signal.reason);
+    const deadline = setTimeout(expire({ kind: 'deadline' }), Math.max(0, call.deadlineAt - Date.now()));
+    firstToken = setTimeout(expire({ kind: 'first-token-timeout' }), call.firstTokenTimeoutMs);
     const fail = (error: unknown, otherwise: UpstreamFailure): never => {
       if (call.signal.aborted) throw call.signal.reason ?? error;
       if (timedOut) throw new UpstreamError(timedOut, { cause: error });
@@ -190,40 +175,30 @@ export class UpstreamClient {
     };
 
     try {
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await this.pool.request({
-          path,
-          method: 'POST',
-          headers: this.headers,
-          body: JSON.stringify(call.body),
-          signal: controller.signal,
-          headersTimeout: 0,
-          bodyTimeout: 0,
+      if (call.signal.aborted) throw call.signal.reason;
+      call.signal.addEventListener('abort', onAbort, { once: true });
+      this.pool.dispatch({ path, method: 'POST', headers: this.headers, body: JSON.stringify(call.body), headersTimeout: 0, bodyTimeout: 0 }, reception);
+      while (reception.status === undefined && !reception.error) await reception.changed();
+      if (reception.status === undefined) return fail(reception.error!.reason, { kind: 'connect' });
+      if (reception.status !== 200) {
+        while (!reception.complete && !reception.error) await reception.changed();
+        const retryAfterSeconds = parseRetryAfter(reception.headers!['retry-after']);
+        throw new UpstreamError({
+          kind: 'status',
+          status: reception.status,
+          detail: errorMessageOf(reception.errorText()),
+          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
         });
-      } catch (error) {
-        return fail(error, { kind: 'connect' });
       }
-      if (response.statusCode !== 200) {
-        const detail = await readSome(response.body).catch(() => '');
-        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-        throw new UpstreamError({ kind: 'status', status: response.statusCode, detail: errorMessageOf(detail), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
-      }
-      const contentType = String(response.headers['content-type'] ?? '');
       yield { accepted: true } as T;
-      try {
-        if (!contentType.includes('text/event-stream')) {
-          // One JSON completion: asked for without streaming, or a server that ignored `stream`.
-          const delta = reader.json(await response.body.json());
-          ended = true;
-          gotToken();
-          yield delta;
-          return;
-        }
-        yield* this.events(response.body, gotToken, reader);
-        ended = true;
-      } catch (error) {
-        return fail(error, { kind: 'dropped' });
+      for (;;) {
+        // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
+        const deltas = reception.take();
+        for (const delta of deltas) yield delta;
+        if (deltas.length > 0) continue; // more may have come while the caller took these
+        if (reception.error) return fail(reception.error.reason, { kind: 'dropped' });
+        if (reception.complete) return;
+        await reception.changed();
       }
     } catch (error) {
       if (error instanceof UpstreamError) failure = error.failure;
@@ -232,47 +207,12 @@ export class UpstreamClient {
       clearTimeout(deadline);
       clearTimeout(firstToken);
       call.signal.removeEventListener('abort', onAbort);
-      // Leaving early (the consumer stopped) must close the upstream connection too. A shared
-      // reason: abort() without one builds a DOMException (and its stack) on every call.
-      if (!ended) controller.abort(FINISHED);
+      const ended = reception.complete && !reception.error;
+      // Leaving early (the consumer stopped) closes the upstream connection too. After [DONE] the
+      // server ends the response at once; one that keeps it open is cut off a little later.
+      if (!ended) reception.abort(FINISHED);
+      else if (!reception.closed) setTimeout(() => reception.abort(FINISHED), DRAIN_AFTER_DONE_MS).unref();
       this.onCallEnd?.(callReport((performance.now() - startedAt) / 1000, ended, failure));
-    }
-  }
-
-  private async *events<T>(body: AsyncIterable<Buffer>, gotToken: () => void, reader: Reader<T>): AsyncGenerator<T> {
-    const pending: string[] = [];
-    const parser = createParser({ onEvent: (event) => pending.push(event.data) });
-    const decoder = new TextDecoder();
-    let done = false;
-    let drainDeadline: NodeJS.Timeout | undefined;
-    try {
-      for await (const bytes of body) {
-        if (done) continue;
-        parser.feed(decoder.decode(bytes, { stream: true }));
-        // After [DONE] the rest is drained, not cut: the server ends the response right after it,
-        // and leaving mid-body would cancel the request (an error built per call).
-        while (pending.length > 0 && !done) {
-          const data = pending.shift()!;
-          if (data === '[DONE]') {
-            done = true;
-            drainDeadline = setTimeout(() => (body as { destroy?: () => void }).destroy?.(), DRAIN_AFTER_DONE_MS);
-            break;
-          }
-          let chunk: unknown;
-          try {
-            chunk = JSON.parse(data);
-          } catch {
-            continue; // a keep-alive sent as a data line: not JSON, not content
-          }
-          const delta = reader.chunk(chunk);
-          if (reader.isToken(delta)) gotToken();
-          yield delta;
-        }
-      }
-    } catch (error) {
-      if (!done) throw error; // a server cut off after [DONE] lost nothing
-    } finally {
-      clearTimeout(drainDeadline);
     }
   }
 
@@ -286,17 +226,6 @@ function callReport(seconds: number, ended: boolean, failure: UpstreamFailure | 
   if (ended) return { seconds, outcome: 'ok' };
   if (!failure) return { seconds, outcome: 'cancelled' };
   return { seconds, outcome: 'error', failure: failure.kind === 'status' ? `status_${failure.status}` : failure.kind };
-}
-
-async function readSome(body: AsyncIterable<Buffer> & { destroy?: () => void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= ERROR_BODY_BYTES) break;
-  }
-  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
 }
 
 /** The provider's own message from an error body, for logs and for telling a refused parameter apart. */

@@ -1,0 +1,119 @@
+/**
+ * Two builds (or two sets of node flags) of the server measured alternately on one target, in
+ * one run: server CPU per request, pinned, as bench/ledger/cpu.ts and bench/gateway measure it.
+ * Runs of one build move by up to a third on this shared VM from minute to minute; alternating
+ * short windows puts both builds under the same conditions, so their ratio is what to read.
+ *
+ * Usage: node --import tsx bench/side-by-side.ts --a <checkout> [--b <checkout>] [--target T]
+ *          [--rounds N] [--a-flags "--max-semi-space-size=32"] [--b-flags …]
+ *   <checkout>: a directory holding a built Inkwell (bin/inkwell.js and dist/), e.g. a
+ *   `git worktree add /tmp/base <rev> && ln -s $PWD/node_modules /tmp/base/ && (cd /tmp/base && npm run build)`.
+ *   --b defaults to this checkout. Targets: up-json, up-stream, sandbox-json, sandbox-stream,
+ *   test-key, models (default up-json). BENCH_DURATION (s per window, 4), BENCH_CONNECTIONS (32).
+ */
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+// @ts-expect-error autocannon ships no types
+import autocannon from 'autocannon';
+import { createApiKey } from '../src/accounts/keys.ts';
+import { openStore } from '../src/store/index.ts';
+import { startFakeUpstream } from '../test/fakes/upstream.ts';
+import { machineBusyMs, pinSelf, sampleCpu } from './gateway/proc.ts';
+import { startInkwell, stopAll, type InkwellProcess } from './gateway/server.ts';
+import { ANSWER_SVG, CHUNKS, USAGE } from './gateway/svg.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string', default: join(import.meta.dirname, '..') },
+    target: { type: 'string', default: 'up-json' },
+    rounds: { type: 'string', default: '4' },
+    'a-flags': { type: 'string', default: '' },
+    'b-flags': { type: 'string', default: '' },
+  },
+});
+const TARGETS = ['up-json', 'up-stream', 'sandbox-json', 'sandbox-stream', 'test-key', 'models'];
+if (!args.a || !TARGETS.includes(args.target)) {
+  console.error(`usage: side-by-side.ts --a <checkout> [--b <checkout>] [--target ${TARGETS.join('|')}] [--rounds N]`);
+  process.exit(2);
+}
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ROUNDS = Number(args.rounds);
+
+pinSelf(1);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(1)));
+
+const upstream = await startFakeUpstream(() => ({ kind: 'stream', content: ANSWER_SVG, chunks: CHUNKS, usage: USAGE }));
+const flagsOf = (text: string) => text.split(/\s+/).filter(Boolean);
+
+interface Side {
+  name: string;
+  server: InkwellProcess;
+  options: { url: string; method: string; headers: Record<string, string>; body?: string };
+  perRequest: number[];
+}
+
+async function side(name: string, checkout: string, flags: string): Promise<Side> {
+  const server = await startInkwell({
+    cpu: 0,
+    upstreamUrl: upstream.url,
+    pacedUrl: upstream.url,
+    maxConcurrency: CONNECTIONS,
+    bin: join(resolve(checkout), 'bin/inkwell.js'),
+    nodeFlags: flagsOf(flags),
+  });
+  let key = server.liveKey;
+  if (args.target === 'test-key') {
+    const store = await openStore({ dataDir: server.dataDir });
+    const [organization] = await store.organizations.list();
+    key = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
+    await store.close();
+  }
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const [model, mode] = args.target === 'test-key' ? ['sandbox-fixed', 'json'] : args.target.split('-');
+  const options =
+    args.target === 'models'
+      ? { url: `${server.url}/v1/models`, method: 'GET', headers }
+      : {
+          url: `${server.url}/v1/svgs/generations`,
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ model: model === 'up' ? 'up-fixed' : 'sandbox-fixed', prompt: 'a lighthouse at dusk', ...(mode === 'stream' ? { stream: true } : {}) }),
+        };
+  await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+  return { name: `${name} ${checkout}${flags ? ` ${flags}` : ''}`, server, options, perRequest: [] };
+}
+
+async function window(s: Side): Promise<string> {
+  const before = sampleCpu(s.server.pid);
+  const machineBefore = machineBusyMs();
+  const clientBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await autocannon({ ...s.options, connections: CONNECTIONS, duration: DURATION_S });
+  const elapsed = performance.now() - started;
+  const after = sampleCpu(s.server.pid);
+  const client = process.cpuUsage(clientBefore);
+  const served = result['2xx'] as number;
+  if (served !== result.requests.total) throw new Error(`${s.name}: ${result.requests.total - served} responses were not 2xx`);
+  const serverMs = after.serverMs - before.serverMs + after.childrenMs - before.childrenMs;
+  const other = machineBusyMs() - machineBefore - serverMs - (client.user + client.system) / 1000;
+  s.perRequest.push(serverMs / served);
+  return `${(serverMs / served).toFixed(3)} ms/req (${Math.round(served / (elapsed / 1000))} req/s, other load ${Math.round((Math.max(0, other) / elapsed) * 100)} %)`;
+}
+
+const sides: Side[] = [];
+try {
+  sides.push(await side('A', args.a, args['a-flags']), await side('B', args.b, args['b-flags']));
+  console.log(`${args.target}, ${CONNECTIONS} connections, ${DURATION_S} s windows, ${ROUNDS} rounds, servers on core 0 in turn`);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so neither always follows the other's garbage.
+    for (const s of round % 2 === 0 ? sides : [...sides].reverse()) console.log(`round ${round + 1} ${s.name.slice(0, 1)}: ${await window(s)}`);
+  }
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  for (const s of sides) console.log(`${s.name}: median ${median(s.perRequest).toFixed(3)} ms/req (${s.perRequest.map((v) => v.toFixed(3)).join(', ')})`);
+  console.log(`B / A (medians): ${(median(sides[1]!.perRequest) / median(sides[0]!.perRequest)).toFixed(3)}`);
+} finally {
+  await stopAll();
+  await upstream.close();
+}
