@@ -38,18 +38,19 @@ function busy(): ApiError {
 }
 
 export function registerBodyBudget(app: FastifyInstance, budget: ByteBudget): void {
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return payload;
+  // A callback hook: no promise per request.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done(null, payload);
     let held = 0;
     reply.raw.once('close', () => budget.give(held));
     const declared = Number(request.headers['content-length']);
     if (Number.isSafeInteger(declared) && declared >= 0) {
-      if (!budget.take(declared)) throw busy();
+      if (!budget.take(declared)) return done(busy());
       held = declared;
-      return payload;
+      return done(null, payload);
     }
     // No Content-Length (chunked): take the budget as the bytes arrive.
-    return payload.pipe(
+    const metered = payload.pipe(
       new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           if (!budget.take(chunk.length)) return callback(busy());
@@ -58,5 +59,6 @@ export function registerBodyBudget(app: FastifyInstance, budget: ByteBudget): vo
         },
       }),
     );
+    done(null, metered);
   });
 }
