@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { UpstreamClient, UpstreamError, type CompletionDelta } from '../../src/engines/openai-compatible/upstream-client.ts';
+import { UpstreamClient, UpstreamError, type CompletionDelta, type UpstreamCallReport } from '../../src/engines/openai-compatible/upstream-client.ts';
 
 // The upstream client on its own, against servers that misbehave in ways the scripted upstream
 // of the e2e tests does not: a response kept open after [DONE], an answer far larger than the
@@ -13,6 +13,12 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 let handler: Handler = () => {};
 let server: Server;
 let client: UpstreamClient;
+/** How each call ended, as the metrics are told. */
+const reports: UpstreamCallReport[] = [];
+const lastOutcome = () => {
+  const { outcome, failure } = reports.at(-1)!;
+  return failure ? `${outcome} ${failure}` : outcome;
+};
 /** Resolves when the server sees its current response's connection closed. */
 let responseClosed: Promise<void>;
 
@@ -36,7 +42,7 @@ before(async () => {
     request.once('end', () => handler(request, response));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new UpstreamClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connectTimeoutMs: 2_000 });
+  client = new UpstreamClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connectTimeoutMs: 2_000, onCallEnd: (report) => reports.push(report) });
 });
 
 after(async () => {
@@ -52,6 +58,7 @@ describe('the upstream client', () => {
       response.write(chunk('<svg/>') + 'data: [DONE]\n\n'); // and never ends
     };
     assert.equal(await collect(client.complete(call())), '<svg/>');
+    assert.equal(lastOutcome(), 'ok');
     await responseClosed; // cut off by the client, or this test would time out
   });
 
@@ -77,6 +84,7 @@ describe('the upstream client', () => {
       assert.ok(error.failure.kind === 'status' && error.failure.detail.length === 500);
       return true;
     });
+    assert.equal(lastOutcome(), 'error status_500');
   });
 
   it('a caller that leaves mid-stream gets its own reason, and the upstream connection is closed', async () => {
@@ -98,6 +106,7 @@ describe('the upstream client', () => {
       (error) => error === reason,
     );
     assert.deepEqual(seen.map((delta) => delta.content ?? (delta.accepted ? 'accepted' : '')), ['accepted', '<svg>']);
+    assert.equal(lastOutcome(), 'cancelled');
     await responseClosed;
   });
 
@@ -114,5 +123,6 @@ describe('the upstream client', () => {
       (error: unknown) => error instanceof UpstreamError && error.failure.kind === 'dropped',
     );
     assert.equal(text, '<svg>');
+    assert.equal(lastOutcome(), 'error dropped');
   });
 });

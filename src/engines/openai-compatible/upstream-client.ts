@@ -207,7 +207,7 @@ export class UpstreamClient {
       clearTimeout(deadline);
       clearTimeout(firstToken);
       call.signal.removeEventListener('abort', onAbort);
-      const ended = reception.complete && !reception.error;
+      const ended = reception.status === 200 && reception.complete && !reception.error;
       // Leaving early (the consumer stopped) closes the upstream connection too. After [DONE] the
       // server ends the response at once; one that keeps it open is cut off a little later.
       if (!ended) reception.abort(FINISHED);
