@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
+import { GroupCommit, type Outcome } from './group-commit.ts';
 import type { ConnectionGate } from './sqlite-gate.ts';
 
 /**
@@ -39,10 +40,14 @@ export interface PreparedQueries {
 /** SQLite: statements prepared on first use and kept; each runs when the one connection is free. */
 export class SqlitePreparedQueries implements PreparedQueries {
   private readonly prepared = new Map<HotStatement, SqliteDatabase.Statement>();
-  /** The connection's `synchronous` setting, relaxed for an unsynced write and restored after. */
-  private relax?: [SqliteDatabase.Statement, SqliteDatabase.Statement];
-  /** Unsynced writes waiting for the end of this turn of the event loop. */
-  private unsynced: PendingWrite[] = [];
+  /**
+   * The unsynced writes of one turn of the event loop, in one transaction: one commit to the WAL
+   * for all of them (those arriving meanwhile go in the next). Each caller gets its own row
+   * count; a failure fails them all.
+   */
+  private readonly unsynced = new GroupCommit<PendingWrite, number>((_key, writes) => this.writeUnsynced(writes));
+  /** The batch's transaction, with `synchronous` relaxed around it (built on first use). */
+  private unsyncedBatch?: (writes: PendingWrite[]) => Outcome<number>[];
 
   constructor(
     private readonly sqlite: SqliteDatabase.Database,
@@ -68,42 +73,35 @@ export class SqlitePreparedQueries implements PreparedQueries {
 
   changes(statement: HotStatement, values: SqlValue[]): Promise<number> {
     if (!statement.unsynced) return this.gate.run(() => this.statement(statement).run(...values).changes);
-    return new Promise((resolve, reject) => {
-      if (this.unsynced.push({ statement, values, resolve, reject }) === 1) setImmediate(() => this.writeUnsynced());
-    });
+    return this.unsynced.submit('', { statement, values });
   }
 
-  /**
-   * The unsynced writes of one turn of the event loop, in one transaction: one commit to the WAL
-   * for all of them. Each caller gets its own row count; a failure fails them all.
-   */
-  private writeUnsynced(): void {
-    const batch = this.unsynced;
-    this.unsynced = [];
-    this.gate
-      .run(() => {
+  private writeUnsynced(writes: PendingWrite[]): Promise<Outcome<number>[]> {
+    return this.gate.run(() => {
+      if (!this.unsyncedBatch) {
         // synchronous is per connection, and the gate makes this the only work on it meanwhile.
-        this.relax ??= [this.sqlite.prepare('PRAGMA synchronous = NORMAL'), this.sqlite.prepare('PRAGMA synchronous = FULL')];
-        const writeAll = this.sqlite.transaction(() => batch.map((write) => this.statement(write.statement).run(...write.values).changes));
-        this.relax[0].run();
-        try {
-          return writeAll();
-        } finally {
-          this.relax[1].run();
-        }
-      })
-      .then(
-        (counts) => batch.forEach((write, i) => write.resolve(counts[i]!)),
-        (error: unknown) => batch.forEach((write) => write.reject(error)),
-      );
+        const relax = this.sqlite.prepare('PRAGMA synchronous = NORMAL');
+        const restore = this.sqlite.prepare('PRAGMA synchronous = FULL');
+        const writeAll = this.sqlite.transaction((batch: PendingWrite[]) =>
+          batch.map((write): Outcome<number> => ({ ok: true, value: this.statement(write.statement).run(...write.values).changes })),
+        );
+        this.unsyncedBatch = (batch) => {
+          relax.run();
+          try {
+            return writeAll(batch);
+          } finally {
+            restore.run();
+          }
+        };
+      }
+      return this.unsyncedBatch(writes);
+    });
   }
 }
 
 interface PendingWrite {
   statement: HotStatement;
   values: SqlValue[];
-  resolve(changes: number): void;
-  reject(error: unknown): void;
 }
 
 /** PostgreSQL: named statements, which each pooled connection parses once. */

@@ -122,6 +122,26 @@ for (const { backend, skip } of BACKENDS) {
       return hold;
     }
 
+    it('deliveries recorded in the same turn, by several requests, each land with their own count', async () => {
+      const { lease, billing } = await startProcess();
+      const org = await store.organizations.create('Together', 100_000);
+      const holds = await Promise.all([0, 1, 2].map(() => reserveThree(billing, org.id)));
+      // Persisted deliveries (a stream's, one after the other per request) of one turn share one SQLite transaction.
+      await Promise.all(
+        holds.map(async (hold, i) => {
+          for (let n = 0; n <= i; n++) await hold.deliver(undefined, true);
+        }),
+      );
+      const open = await store.reservations.listOpen(org.id);
+      assert.deepEqual(
+        holds.map((hold) => open.find((reservation) => reservation.id === hold.reservation.id)?.delivered_outputs),
+        [1, 2, 3],
+      );
+      for (const hold of holds) await hold.settle();
+      assert.deepEqual(await ledgerTotals(store, org.id), { balance: 100_000 - 6 * PRICE, reserved: 0 });
+      await lease.stop();
+    });
+
     it('a close that fails twice is retried on the request: charged once, the rest released', async () => {
       const { lease, billing } = await startProcess();
       const org = await store.organizations.create('Twice', 100_000);
