@@ -13,12 +13,9 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-// @ts-expect-error autocannon ships no types
-import autocannon from 'autocannon';
-import { createApiKey } from '../src/accounts/keys.ts';
-import { openStore } from '../src/store/index.ts';
 import { startFakeUpstream } from '../test/fakes/upstream.ts';
-import { machineBusyMs, pinSelf, sampleCpu } from './gateway/proc.ts';
+import { cpuWindow, testKeyOf, warmUp, type LoadOptions } from './cpu-window.ts';
+import { pinSelf } from './gateway/proc.ts';
 import { startInkwell, stopAll, type InkwellProcess } from './gateway/server.ts';
 import { ANSWER_SVG, CHUNKS, USAGE } from './gateway/svg.ts';
 
@@ -50,7 +47,7 @@ const flagsOf = (text: string) => text.split(/\s+/).filter(Boolean);
 interface Side {
   name: string;
   server: InkwellProcess;
-  options: { url: string; method: string; headers: Record<string, string>; body?: string };
+  options: LoadOptions;
   perRequest: number[];
 }
 
@@ -63,13 +60,7 @@ async function side(name: string, checkout: string, flags: string): Promise<Side
     bin: join(resolve(checkout), 'bin/inkwell.js'),
     nodeFlags: flagsOf(flags),
   });
-  let key = server.liveKey;
-  if (args.target === 'test-key') {
-    const store = await openStore({ dataDir: server.dataDir });
-    const [organization] = await store.organizations.list();
-    key = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
-    await store.close();
-  }
+  const key = args.target === 'test-key' ? await testKeyOf(server) : server.liveKey;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const [model, mode] = args.target === 'test-key' ? ['sandbox-fixed', 'json'] : args.target.split('-');
   const options =
@@ -81,25 +72,14 @@ async function side(name: string, checkout: string, flags: string): Promise<Side
           headers,
           body: JSON.stringify({ model: model === 'up' ? 'up-fixed' : 'sandbox-fixed', prompt: 'a lighthouse at dusk', ...(mode === 'stream' ? { stream: true } : {}) }),
         };
-  await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+  await warmUp(options, CONNECTIONS, 2);
   return { name: `${name} ${checkout}${flags ? ` ${flags}` : ''}`, server, options, perRequest: [] };
 }
 
 async function window(s: Side): Promise<string> {
-  const before = sampleCpu(s.server.pid);
-  const machineBefore = machineBusyMs();
-  const clientBefore = process.cpuUsage();
-  const started = performance.now();
-  const result = await autocannon({ ...s.options, connections: CONNECTIONS, duration: DURATION_S });
-  const elapsed = performance.now() - started;
-  const after = sampleCpu(s.server.pid);
-  const client = process.cpuUsage(clientBefore);
-  const served = result['2xx'] as number;
-  if (served !== result.requests.total) throw new Error(`${s.name}: ${result.requests.total - served} responses were not 2xx`);
-  const serverMs = after.serverMs - before.serverMs + after.childrenMs - before.childrenMs;
-  const other = machineBusyMs() - machineBefore - serverMs - (client.user + client.system) / 1000;
-  s.perRequest.push(serverMs / served);
-  return `${(serverMs / served).toFixed(3)} ms/req (${Math.round(served / (elapsed / 1000))} req/s, other load ${Math.round((Math.max(0, other) / elapsed) * 100)} %)`;
+  const measured = await cpuWindow(s.server, s.options, CONNECTIONS, DURATION_S);
+  s.perRequest.push(measured.msPerRequest);
+  return `${measured.msPerRequest.toFixed(3)} ms/req (${Math.round(measured.requestsPerSecond)} req/s, other load ${Math.round(measured.otherLoadPercent)} %)`;
 }
 
 const sides: Side[] = [];

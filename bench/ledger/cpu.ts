@@ -7,11 +7,8 @@
  * --postgres: the server on a new database of DATABASE_URL's server (dropped after) and on
  * REDIS_URL's Redis (counters under the new organization's id), instead of SQLite.
  */
-// @ts-expect-error autocannon ships no types
-import autocannon from 'autocannon';
-import { createApiKey } from '../../src/accounts/keys.ts';
-import { openStore } from '../../src/store/index.ts';
-import { machineBusyMs, pinSelf, sampleCpu } from '../gateway/proc.ts';
+import { cpuWindow, testKeyOf, warmUp } from '../cpu-window.ts';
+import { pinSelf, sampleCpu } from '../gateway/proc.ts';
 import { startInkwell } from '../gateway/server.ts';
 import { temporaryDatabase } from './temporary-database.ts';
 
@@ -28,10 +25,7 @@ const server = await startInkwell({
   env: postgres ? { DATABASE_URL: postgres.url, REDIS_URL: process.env.REDIS_URL! } : undefined,
 });
 try {
-  const store = await openStore({ dataDir: server.dataDir, databaseUrl: postgres?.url });
-  const [organization] = await store.organizations.list();
-  const testKey = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
-  await store.close();
+  const testKey = await testKeyOf(server, postgres?.url);
   const generation = (key: string) => ({
     url: `${server.url}/v1/svgs/generations`,
     method: 'POST',
@@ -55,21 +49,11 @@ try {
   console.log('| target | req/s | server CPU ms/req | target ms | other load % |');
   console.log('|---|---:|---:|---:|---:|');
   // Every path warmed up (and compiled) before any is measured.
-  for (const { options } of targets) await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+  for (const { options } of targets) await warmUp(options, CONNECTIONS, 2);
   for (const { name, target, options } of targets) {
-    await autocannon({ ...options, connections: CONNECTIONS, duration: 1 });
-    const before = sampleCpu(server.pid);
-    const busyBefore = machineBusyMs();
-    const selfBefore = process.cpuUsage();
-    const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
-    const after = sampleCpu(server.pid);
-    const self = process.cpuUsage(selfBefore);
-    const serverMs = after.serverMs + after.childrenMs - before.serverMs - before.childrenMs;
-    // Everything the machine did besides the server and this process, as % of one core.
-    const otherMs = machineBusyMs() - busyBefore - serverMs - (self.user + self.system) / 1000;
-    const ok = result['2xx'] as number;
-    if (ok === 0 || result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx responses`);
-    console.log(`| ${name} | ${Math.round(ok / DURATION_S)} | ${(serverMs / ok).toFixed(3)} | ${target} | ${Math.max(0, (otherMs / (DURATION_S * 1000)) * 100).toFixed(0)} |`);
+    await warmUp(options, CONNECTIONS, 1);
+    const window = await cpuWindow(server, options, CONNECTIONS, DURATION_S);
+    console.log(`| ${name} | ${Math.round(window.requestsPerSecond)} | ${window.msPerRequest.toFixed(3)} | ${target} | ${window.otherLoadPercent.toFixed(0)} |`);
   }
 } finally {
   await server.stop();

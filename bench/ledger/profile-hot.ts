@@ -9,8 +9,7 @@ import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiKey } from '../../src/accounts/keys.ts';
-import { openStore } from '../../src/store/index.ts';
+import { testKeyOf } from '../cpu-window.ts';
 import { pinSelf } from '../gateway/proc.ts';
 import { nowMicros, selfTimes } from '../gateway/profile.ts';
 import { startInkwell } from '../gateway/server.ts';
@@ -36,10 +35,7 @@ const server = await startInkwell({
 let window: [number, number];
 let served = 0;
 try {
-  const store = await openStore({ dataDir: server.dataDir, databaseUrl: postgres?.url });
-  const [organization] = await store.organizations.list();
-  const testKey = (await createApiKey(store, { organizationId: organization!.id, kind: 'project', environment: 'test', scopes: ['*'], models: ['*'] })).secret;
-  await store.close();
+  const testKey = await testKeyOf(server, postgres?.url);
   const generation = (key: string) => ({
     url: `${server.url}/v1/svgs/generations`,
     method: 'POST',
