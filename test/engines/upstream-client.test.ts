@@ -51,7 +51,7 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('the upstream client', () => {
+describe('the upstream client', { timeout: 15_000 }, () => {
   it('ends the call at [DONE] and closes a response the server keeps open after it', async () => {
     handler = (_request, response) => {
       sse(response);
