@@ -110,6 +110,35 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     await responseClosed;
   });
 
+  it('an answer larger than the limit fails as oversize, streamed or not, and the connection is closed', async () => {
+    const small = new UpstreamClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connectTimeoutMs: 2_000, maxResponseBytes: 64 * 1024, onCallEnd: (report) => reports.push(report) });
+    const big = 'x'.repeat(100 * 1024);
+    try {
+      for (const streamed of [true, false]) {
+        handler = (_request, response) => {
+          if (streamed) {
+            sse(response);
+            response.write(chunk('<svg>') + chunk(big)); // and never ends
+          } else {
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ choices: [{ index: 0, message: { content: big } }] }));
+          }
+        };
+        await assert.rejects(collect(small.complete(call())), (error: unknown) => error instanceof UpstreamError && error.failure.kind === 'oversize');
+        assert.equal(lastOutcome(), 'error oversize');
+        await responseClosed;
+      }
+      // Below the limit, the same client reads an answer whole.
+      handler = (_request, response) => {
+        sse(response);
+        response.end(chunk('<svg/>') + 'data: [DONE]\n\n');
+      };
+      assert.equal(await collect(small.complete(call())), '<svg/>');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a connection dropped mid-stream is a dropped call, after what arrived before it', async () => {
     handler = (_request, response) => {
       sse(response);

@@ -14,6 +14,8 @@ export interface UpstreamEndpoint {
   baseUrl: string;
   apiKey?: string;
   connectTimeoutMs: number;
+  /** An answer larger than this fails the call (oversize): a runaway upstream cannot fill the memory. */
+  maxResponseBytes?: number;
   /** Told when each call ends, however it ends (metrics). */
   onCallEnd?: (report: UpstreamCallReport) => void;
 }
@@ -67,6 +69,7 @@ export type UpstreamFailure =
   | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string }
   | { kind: 'frame'; detail: string }
   | { kind: 'malformed'; detail: string }
+  | { kind: 'oversize'; limitBytes: number }
   | { kind: 'dropped' }
   | { kind: 'first-token-timeout' }
   | { kind: 'deadline' };
@@ -94,6 +97,12 @@ export interface CompletionCall {
 /** Why a finished call's controller is aborted (after the fact: nothing waits on it then). */
 export const FINISHED = new Error('the call is over');
 
+/**
+ * The most an answer may take on the wire by default: far above what any max_tokens produces,
+ * even streamed one token per chunk with reasoning (a few hundred bytes each).
+ */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 /** A server that keeps the response open after [DONE] is cut off after this long. */
 const DRAIN_AFTER_DONE_MS = 100;
 
@@ -118,9 +127,11 @@ export class UpstreamClient {
   private readonly responsesPath: string;
   private readonly headers: Record<string, string>;
   private readonly onCallEnd?: (report: UpstreamCallReport) => void;
+  private readonly maxResponseBytes: number;
 
   constructor(endpoint: UpstreamEndpoint) {
     this.onCallEnd = endpoint.onCallEnd;
+    this.maxResponseBytes = endpoint.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     const base = new URL(endpoint.baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
     this.completionsPath = `${prefix}/chat/completions`;
@@ -159,7 +170,8 @@ export class UpstreamClient {
       clearTimeout(firstToken);
       firstToken = undefined;
     };
-    const reception = new Reception(reader, gotToken);
+    const limitBytes = this.maxResponseBytes;
+    const reception = new Reception(reader, gotToken, limitBytes, () => new UpstreamError({ kind: 'oversize', limitBytes }));
     const expire = (failure: UpstreamFailure) => () => {
       timedOut ??= failure;
       reception.abort(FINISHED);

@@ -50,12 +50,16 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
       return { ...base, retryable: true, error: new ApiError('model_error', { message: 'The model server closed the connection before the answer was complete.', cause: error }) };
     case 'malformed':
       return { ...base, error: new ApiError('model_error', { message: 'The model server sent a response that is not an OpenAI-compatible completion.', cause: error }) };
+    case 'oversize':
+      return { ...base, error: new ApiError('model_error', { message: `The model server's answer exceeded ${sizeOf(failure.limitBytes)}.`, cause: error }) };
     case 'first-token-timeout':
       return { ...base, error: new ApiError('request_timeout', { message: 'The model did not start answering in time.', cause: error }) };
     case 'deadline':
       return { ...base, error: new ApiError('request_timeout', { message: 'The model did not finish in time.', cause: error }) };
   }
 }
+
+const sizeOf = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 /** A provider that refused a parameter it does not know (some refuse `stream_options`). */
 export function refusedParameter(error: UpstreamError, parameter: string): boolean {

@@ -41,11 +41,15 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   private wake?: () => void;
   private sse?: { parser: EventSourceParser; decoder: StringDecoder; pending: string[] };
   private body?: Buffer[];
-  private bodyBytes = 0;
+  /** Bytes of the body received so far. */
+  private received = 0;
 
   constructor(
     private readonly reader: Reader<T>,
     private readonly gotToken: () => void,
+    /** A 200 answer beyond this many bytes fails with `oversize()`. */
+    private readonly maxBytes: number,
+    private readonly oversize: () => Error,
   ) {}
 
   /** Resolves at the next change: a status, deltas queued, the end, or an error. */
@@ -94,10 +98,15 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.complete || this.error) return; // draining after [DONE], or failing
+    this.received += chunk.length;
+    if (this.status === 200 && this.received > this.maxBytes) {
+      this.fail(this.oversize());
+      controller.abort(ENOUGH);
+      return;
+    }
     if (this.sse) return this.frames(controller, chunk);
     this.body!.push(chunk);
-    this.bodyBytes += chunk.length;
-    if (this.status !== 200 && this.bodyBytes >= ERROR_BODY_BYTES) {
+    if (this.status !== 200 && this.received >= ERROR_BODY_BYTES) {
       this.finish();
       controller.abort(ENOUGH);
     }
