@@ -15,8 +15,11 @@ import { BUILD_STAMP, staleBuildReason } from '../bin/build-freshness.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
-/** Entries for source runs only (they register tsx, then import .ts); a build runs worker-main.js. */
-const SOURCE_ONLY = new Set(['worker-entry.mjs']);
+/**
+ * Entries for source runs only (they register tsx, then import .ts); a build runs worker-main.js
+ * and instance-heartbeat-thread.js.
+ */
+const SOURCE_ONLY = new Set(['worker-entry.mjs', 'instance-heartbeat-entry.mjs']);
 /** The build's own state under dist/: the stamp and the compiler's incremental record. */
 const BUILD_STATE = new Set([BUILD_STAMP, join('dist', '.tsbuildinfo')].map((path) => join(ROOT, path)));
 

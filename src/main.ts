@@ -52,9 +52,11 @@ export interface StartOptions {
 /** The composition root: config → store → lease → limits → catalog → engines → app → listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
-  const store = await openStore({ databaseUrl: config.database_url, dataDir: config.data_dir, postgresSchema: options.postgresSchema });
+  const database = { databaseUrl: config.database_url, dataDir: config.data_dir, postgresSchema: options.postgresSchema };
+  const store = await openStore(database);
   const instanceId = newId('instance');
-  const lease = new InstanceLease(store, instanceId, { leaseMs: config.billing.reservation_lease_ms }, logger);
+  // The same options let the lease's heartbeat thread open the database on its own connection.
+  const lease = new InstanceLease(store, instanceId, { leaseMs: config.billing.reservation_lease_ms, database }, logger);
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   let app: FastifyInstance | undefined;
   let tracePool: TracePool | undefined;

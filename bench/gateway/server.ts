@@ -28,6 +28,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Another build's bin/inkwell.js (bench/side-by-side.ts); this checkout's by default. */
   bin?: string;
+  /** Catalog entries instead of the gateway benchmark's (then upstreamUrl and pacedUrl go unused). */
+  models?: object[];
 }
 
 export interface InkwellProcess {
@@ -56,7 +58,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
       billing: { starter_credits: 1_000_000_000 },
       limits: { requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy }, outputs: roomy },
       catalog: {
-        models: [
+        models: options.models ?? [
           {
             id: 'up-fixed',
             engine: 'openai-compatible',

@@ -12,6 +12,15 @@ const SETTLE_RETRY_DELAYS_MS = [50, 200, 800];
 /** How a hold ended: closed now, or handed to the lease's sweep after its retries failed. */
 export type Settlement = { status: 'settled'; chargedMillicents: number } | { status: 'deferred' };
 
+/**
+ * Whether the client went away before it was given what was delivered (a JSON answer not yet
+ * written): then nothing was delivered after all. Asked as late as possible — inside the ledger
+ * transaction that closes the reservation, right before the answer is written.
+ */
+export type Forfeited = () => boolean;
+
+const NOTHING: Delivered = { outputs: 0, usage: null };
+
 /** Told of every charge when its reservation closes (metrics); absent when nobody listens. */
 export interface BillingObserver {
   debited(model: string, operation: string, millicents: number): void;
@@ -42,8 +51,9 @@ export function decideFromRecord(reservation: Reservation, tokenRemainder: numbe
  * releases the rest, once, whatever way the operation ended.
  */
 export class Hold implements RetryableSettlement {
-  private delivered: Delivered = { outputs: 0, usage: null };
+  private delivered: Delivered = NOTHING;
   private closing?: Promise<Settlement>;
+  private forfeited: Forfeited = () => false;
 
   constructor(
     private readonly store: Store,
@@ -71,9 +81,11 @@ export class Hold implements RetryableSettlement {
   /**
    * Charges what was delivered and releases the rest. Never throws: a failure is retried a few
    * times, then handed to the lease's sweep, which settles these same delivered counts later, so
-   * an answer already produced is still sent and still charged exactly once.
+   * an answer already produced is still sent and still charged exactly once. With `forfeited`,
+   * deliveries count only if it says no when the charge is decided.
    */
-  settle(): Promise<Settlement> {
+  settle(forfeited?: Forfeited): Promise<Settlement> {
+    if (forfeited) this.forfeited = forfeited;
     this.closing ??= this.settleOrDefer();
     return this.closing;
   }
@@ -82,7 +94,7 @@ export class Hold implements RetryableSettlement {
   async attempt(): Promise<number> {
     const closed = await this.store.reservations.close(
       this.reservation,
-      (reservation, remainder) => chargeFor(this.pricing, this.delivered, reservation.amount_millicents, remainder),
+      (reservation, remainder) => chargeFor(this.pricing, this.forfeited() ? NOTHING : this.delivered, reservation.amount_millicents, remainder),
       { needsRemainder: this.pricing.kind === 'tokens' },
     );
     const charged = closed?.chargedMillicents ?? 0;
@@ -98,6 +110,9 @@ export class Hold implements RetryableSettlement {
       } catch (error) {
         const delay = SETTLE_RETRY_DELAYS_MS[failures];
         if (delay === undefined) {
+          // The answer goes out now (or its client is gone): what the sweep charges is fixed here.
+          if (this.forfeited()) this.delivered = NOTHING;
+          this.forfeited = () => false;
           // Should this process die before the sweep closes it, recovery settles the recorded counts.
           await this.recordDelivered(this.delivered).catch(() => undefined);
           this.unsettled.add(this, error);

@@ -1,12 +1,37 @@
 import type { Logger } from 'pino';
+import type { DatabaseOptions } from '../store/database.ts';
+import { InstanceHeartbeat, type HeartbeatPlace } from '../store/instance-heartbeat.ts';
 import type { Store } from '../store/index.ts';
 import { decideFromRecord } from './billing.ts';
 import type { Pricing } from './pricing.ts';
 import { UnsettledHolds } from './unsettled.ts';
 
 export interface LeaseOptions {
-  /** A process silent for this long is presumed dead and its reservations are recovered. */
+  /** A process whose heartbeat is this old is presumed dead and its reservations are recovered. */
   leaseMs: number;
+  /**
+   * How the store was opened: the heartbeat then runs in a worker thread on a connection of its
+   * own, so a busy event loop keeps its lease. Without it the heartbeat runs on the main loop.
+   */
+  database?: DatabaseOptions;
+}
+
+/**
+ * A wedged main thread stops renewing its lease after this many leases (the heartbeat thread
+ * pauses), so its reservations are recovered by the other processes. Generous, because a live
+ * process's reservations recovered early are given away: only a thread stuck for good should.
+ */
+const MAIN_SILENCE_LEASES = 10;
+
+export interface SweepOptions {
+  /**
+   * The instance sweeping: its own reservations are never recovered, however stale its own
+   * heartbeat row looks after a stall (it is alive: it is sweeping). Its failed settlements are
+   * retried through its UnsettledHolds instead.
+   */
+  sweeper?: string;
+  logger?: Logger;
+  now?: number;
 }
 
 /**
@@ -14,9 +39,10 @@ export interface LeaseOptions {
  * as delivered are charged, the rest released. Closing is conditional, so replicas that sweep
  * at the same moment never charge twice.
  */
-export async function recoverOrphanedReservations(store: Store, leaseMs: number, logger?: Logger, now = Date.now()): Promise<number> {
+export async function recoverOrphanedReservations(store: Store, leaseMs: number, options: SweepOptions = {}): Promise<number> {
+  const { sweeper, logger, now = Date.now() } = options;
   let recovered = 0;
-  for (const reservation of await store.reservations.orphaned(now - leaseMs)) {
+  for (const reservation of await store.reservations.orphaned(now - leaseMs, { sweeper })) {
     const closed = await store.reservations.close(reservation, decideFromRecord, {
       note: 'recovered after the holding process stopped',
       needsRemainder: (JSON.parse(reservation.pricing) as Pricing).kind === 'tokens',
@@ -34,14 +60,16 @@ export async function recoverOrphanedReservations(store: Store, leaseMs: number,
 }
 
 /**
- * This process's lease: a heartbeat every third of the lease, and a sweep on start and every
- * half lease — this process's own settlements that failed, then reservations of silent
- * processes. Errors are logged, never thrown into a timer.
+ * This process's lease: a heartbeat every third of the lease (off the main loop when it can be,
+ * see InstanceHeartbeat), and a sweep on start and every half lease — this process's own
+ * settlements that failed, then reservations of processes whose heartbeat stopped. Errors are
+ * logged, never thrown into a timer.
  */
 export class InstanceLease {
   /** Settlements that failed on their request: retried by every sweep until they close (Billing adds them). */
   readonly unsettled: UnsettledHolds;
   private timers: NodeJS.Timeout[] = [];
+  private heartbeat: InstanceHeartbeat | undefined;
 
   constructor(
     private readonly store: Store,
@@ -53,29 +81,38 @@ export class InstanceLease {
   }
 
   async start(): Promise<void> {
+    // The row exists before this process sweeps or reserves; the heartbeat keeps it fresh.
     await this.store.instances.heartbeat(this.instanceId);
-    await recoverOrphanedReservations(this.store, this.options.leaseMs, this.logger);
-    const every = (ms: number, task: () => Promise<unknown>) => {
-      const timer = setInterval(() => {
-        task().catch((error: unknown) => this.logger?.error({ err: error }, 'billing lease task failed'));
-      }, ms);
-      timer.unref();
-      this.timers.push(timer);
-    };
-    every(Math.max(100, Math.floor(this.options.leaseMs / 3)), () => this.store.instances.heartbeat(this.instanceId));
-    every(Math.max(200, Math.floor(this.options.leaseMs / 2)), () => this.sweep());
+    this.heartbeat = new InstanceHeartbeat(this.store.instances, this.instanceId, {
+      everyMs: Math.max(100, Math.floor(this.options.leaseMs / 3)),
+      database: this.options.database,
+      mainSilenceLimitMs: this.options.leaseMs * MAIN_SILENCE_LEASES,
+      logger: this.logger,
+    });
+    this.heartbeat.start();
+    await recoverOrphanedReservations(this.store, this.options.leaseMs, { sweeper: this.instanceId, logger: this.logger });
+    const timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.logger?.error({ err: error }, 'billing lease sweep failed'));
+    }, Math.max(200, Math.floor(this.options.leaseMs / 2)));
+    timer.unref();
+    this.timers.push(timer);
   }
 
-  /** One sweep: this process's unsettled holds (each error is logged, none stops the rest), then orphans. */
+  /** Where the heartbeat runs, once that is settled (the thread reports its first beat, or it stays on the main loop). */
+  heartbeatPlace(): Promise<HeartbeatPlace> {
+    return this.heartbeat?.place() ?? Promise.resolve('main-loop');
+  }
+
+  /** One sweep: this process's unsettled holds (each error is logged, none stops the rest), then orphans of other processes. */
   async sweep(): Promise<void> {
     await this.unsettled.retry();
-    await recoverOrphanedReservations(this.store, this.options.leaseMs, this.logger);
+    await recoverOrphanedReservations(this.store, this.options.leaseMs, { sweeper: this.instanceId, logger: this.logger });
   }
 
   /**
-   * Stops the timers, tries the unsettled holds a last time and forgets this instance. A hold
-   * still failing is then closed by another process's sweep (or the next start) from the
-   * deliveries recorded on its row.
+   * Stops the sweeps, tries the unsettled holds a last time, stops the heartbeat and forgets this
+   * instance. A hold still failing is then closed by another process's sweep (or the next start)
+   * from the deliveries recorded on its row.
    */
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
@@ -84,6 +121,9 @@ export class InstanceLease {
     if (this.unsettled.size > 0) {
       this.logger?.error({ reservations: this.unsettled.size }, 'stopping with unsettled reservations; recovery will close them');
     }
+    // Awaited before the row goes: a beat still in flight would bring it back.
+    await this.heartbeat?.stop();
+    this.heartbeat = undefined;
     await this.store.instances.remove(this.instanceId).catch(() => undefined);
   }
 }

@@ -166,7 +166,8 @@ export const ConfigSchema = Type.Object(
         reservation_lease_ms: Type.Integer({
           minimum: 300,
           default: 30_000,
-          description: 'A process silent this long is presumed dead; its open reservations are settled or released.',
+          description:
+            'A process whose heartbeat (renewed every third of this, from a worker thread, so a busy event loop keeps its lease) is this old is presumed dead: other processes settle or release its open reservations. A process never recovers its own.',
         }),
       },
       { additionalProperties: false, default: {}, description: 'Prepaid credits and the ledger, whose amounts are integer millicents.' },

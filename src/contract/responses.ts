@@ -172,8 +172,9 @@ export const REQUEST_UNSUPPORTED_FIELDS: Record<string, string> = {
 export const ResponsesRequest = Type.Object(
   {
     model: ModelField,
-    input: Type.Union([Type.String({ maxLength: TEXT_MAX }), Type.Array(InputItem)], {
-      'x-inkwell-expected': 'a string or an array of input items',
+    // An empty input asks the model nothing: refused here, before it reaches a model server.
+    input: Type.Union([Type.String({ minLength: 1, maxLength: TEXT_MAX }), Type.Array(InputItem, { minItems: 1 })], {
+      'x-inkwell-expected': 'a non-empty string or a non-empty array of input items',
     }),
     instructions: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX }))),
     tools: Type.Optional(Nullable(Type.Array(ToolParam, { maxItems: 128 }))),

@@ -65,7 +65,11 @@ export function outputsOf(job: SvgJob): number {
 export type EngineEvent =
   | { type: 'generating'; index: number; text?: string }
   | { type: 'reasoning'; index: number; text: string }
-  | { type: 'draft'; index: number; svg: string; update: 'delta' | 'snapshot' }
+  /**
+   * A preview of the output so far: a complete document (every open element closed). `finished`:
+   * the engine already made it safe as the runner would (sanitized, the request's viewBox applied).
+   */
+  | { type: 'draft'; index: number; svg: string; finished?: true }
   | {
       type: 'content';
       index: number;

@@ -1,6 +1,7 @@
 import { maxHeaderSize } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toEnvelope } from '../contract/errors.ts';
+import { operationNotesOf } from './request-log.ts';
 
 /**
  * Maps anything thrown while serving a request to the spec's envelope. Client mistakes caught
@@ -11,9 +12,11 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as Partial<FastifyError> & { status?: number; reason?: unknown };
   const status = fastifyError.statusCode ?? fastifyError.status;
-  const fromNode = nodeHttpError(fastifyError.code, fastifyError.reason);
+  // A DOMException (an AbortError) has a numeric code: only Node's and Fastify's string codes mean anything here.
+  const code = typeof fastifyError.code === 'string' ? fastifyError.code : undefined;
+  const fromNode = nodeHttpError(code, fastifyError.reason);
   if (fromNode) return fromNode;
-  switch (fastifyError.code) {
+  switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('payload_too_large', { message: 'The request body is larger than this endpoint accepts.' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -25,7 +28,7 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('invalid_request', { message: 'The request body is not valid JSON.' });
   }
-  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_TYPE') {
+  if (error instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_TYPE') {
     return new ApiError('invalid_request', { message: 'The request body is not valid JSON.' });
   }
   if (status === 413) return new ApiError('payload_too_large');
@@ -82,6 +85,7 @@ function nodeHttpError(code: string | undefined, reason: unknown): ApiError | un
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  operationNotesOf(request).failed(error.code);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
   return reply.code(error.status).type('application/json; charset=utf-8').send(toEnvelope(error, request.id));
@@ -89,6 +93,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    // A client that left ended its own request (an operation stops with the abort): nobody is
+    // there to answer, and it is no failure of ours. Its completion line says client_closed.
+    if (clientLeft(reply)) {
+      reply.hijack();
+      return reply;
+    }
     const apiError = toApiError(error);
     if (apiError.code === 'server_error') request.log.error({ err: error }, 'unexpected failure');
     else if (apiError.status >= 500) request.log.warn({ err: apiError.cause ?? apiError, code: apiError.code }, apiError.message);
@@ -103,6 +113,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       new ApiError('invalid_request', { status: 404, message: `Unknown endpoint: ${request.method} ${path}` }),
     );
   });
+}
+
+/** The client closed the connection before its response was written. */
+export function clientLeft(reply: FastifyReply): boolean {
+  return reply.raw.destroyed && !reply.raw.writableFinished;
 }
 
 /** Errors Fastify raises before routing (an unparsable URL, say) get the same envelope. */

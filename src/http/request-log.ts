@@ -14,19 +14,31 @@ declare module 'fastify' {
   }
 }
 
-/** What the operation a request ran told it: the model, the operation and what settlement charged. */
+/** How a request ended, as its completion line says. */
+export type Outcome = 'ok' | 'error' | 'client_closed';
+
+/** What the operation a request ran told it: the model, the operation, its billing and how its answer ended. */
 export class RequestOperation implements OperationNotes {
   model?: string;
   operation?: Operation;
-  chargedMillicents?: number;
+  /** Resolves with the millicents settlement charged (undefined: handed to the lease's sweep). */
+  closed?: Promise<number | undefined>;
+  /** The error the answer ended with after it began, or the error response's code. */
+  errorCode?: string;
+  /** The completion line was written (a request gets one, however it ends). */
+  logged = false;
 
   ran(model: string, operation: Operation): void {
     this.model = model;
     this.operation = operation;
   }
 
-  charged(millicents: number): void {
-    this.chargedMillicents = millicents;
+  billing(closed: Promise<number | undefined>): void {
+    this.closed = closed;
+  }
+
+  failed(code: string): void {
+    this.errorCode ??= code;
   }
 }
 
@@ -37,15 +49,18 @@ export function operationNotesOf(request: FastifyRequest): RequestOperation {
 
 /**
  * The fields of a request's completion line: who called (organization, key id and prefix — the
- * key itself never), what ran (model, operation, credits charged), how it ended, and the W3C
- * trace it belongs to. Never a header value or a body: those may hold secrets or base64 payloads.
+ * key itself never), what ran (model, operation), how it ended (outcome, error code, credits
+ * charged, 0 included), and the W3C trace it belongs to. Never a header value or a body: those
+ * may hold secrets or base64 payloads.
  */
-function completionFields(request: FastifyRequest, reply: FastifyReply, millicentsPerCredit: number) {
+function completionFields(request: FastifyRequest, reply: FastifyReply, outcome: Outcome, chargedMillicents: number | undefined, millicentsPerCredit: number) {
   const principal = request.principal;
   const notes = request.operationNotes;
   return {
     route: request.routeOptions.url,
     status: reply.statusCode,
+    outcome,
+    ...(notes?.errorCode ? { error_code: notes.errorCode } : {}),
     duration_ms: Math.round(reply.elapsedTime * 10) / 10,
     trace_id: traceIdOf(request.headers.traceparent),
     organization_id: principal?.organizationId,
@@ -53,15 +68,19 @@ function completionFields(request: FastifyRequest, reply: FastifyReply, millicen
     key_prefix: principal ? prefixFor(principal.kind, principal.environment) : undefined,
     model: notes?.model,
     operation: notes?.operation,
-    credits: notes?.chargedMillicents === undefined ? undefined : notes.chargedMillicents / millicentsPerCredit,
+    // undefined only while a failed settlement waits for the lease's sweep.
+    credits: chargedMillicents === undefined ? undefined : chargedMillicents / millicentsPerCredit,
   };
 }
 
 const isProbe = (request: FastifyRequest) => request.routeOptions.config?.probe === true;
 
 /**
- * Fastify's request logging with a completion line that says what the request did. Probe routes
- * log neither line (a route's `logLevel` would not do: it overrides a quieter configured level).
+ * Fastify's request logging with one completion line per request that says what the request
+ * did. Fastify writes it when the response finishes; a client that leaves first gets one too
+ * (outcome `client_closed`). The line waits for the request's billing to close, so it carries
+ * what was charged. Probe routes log neither line (a route's `logLevel` would not do: it
+ * overrides a quieter configured level).
  */
 export class RequestLog extends LogController {
   constructor(
@@ -72,15 +91,31 @@ export class RequestLog extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    if (!isProbe(request)) super.incomingRequest(request, reply);
+    if (isProbe(request)) return;
+    super.incomingRequest(request, reply);
+    // A response whose client left never finishes: Fastify would log nothing.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) this.complete(null, request, reply, 'client_closed');
+    });
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.isLogDisabled(request) || (!error && isProbe(request))) return;
-    if (error) {
-      reply.log.error({ ...completionFields(request, reply, this.millicentsPerCredit), err: error }, 'request errored');
-    } else {
-      reply.log.info(completionFields(request, reply, this.millicentsPerCredit), 'request completed');
-    }
+    if (!error && isProbe(request)) return;
+    const failed = error || reply.statusCode >= 400 || request.operationNotes?.errorCode !== undefined;
+    this.complete(error, request, reply, failed ? 'error' : 'ok');
+  }
+
+  private complete(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): void {
+    if (this.isLogDisabled(request)) return;
+    const notes = operationNotesOf(request);
+    if (notes.logged) return;
+    notes.logged = true;
+    const write = (charged: number | undefined) => {
+      const fields = completionFields(request, reply, outcome, charged, this.millicentsPerCredit);
+      if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+      else reply.log.info(fields, 'request completed');
+    };
+    if (!notes.closed) return write(0);
+    notes.closed.then(write, () => write(undefined));
   }
 }

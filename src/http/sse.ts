@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 
 export interface SseFrame {
@@ -21,6 +20,19 @@ export function formatFrame(frame: SseFrame): string {
 }
 
 export const DONE_FRAME = 'data: [DONE]\n\n';
+
+/** Resolves when the response can take more, or is gone; leaves no listener behind either way. */
+function drainedOrClosed(res: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 /**
  * Writes an event stream. The first frame has already been produced (so a failure before it
@@ -67,7 +79,7 @@ export async function writeEventStream(
       res.cork();
       process.nextTick(uncork);
     }
-    if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(text)) await drainedOrClosed(res);
   };
 
   observer?.streamOpened();
@@ -78,7 +90,7 @@ export async function writeEventStream(
       try {
         next = await rest.next();
       } catch (error) {
-        await write(formatFrame(onFailure(error)));
+        if (!closed) await write(formatFrame(onFailure(error)));
         break;
       }
       if (next.done) break;
@@ -89,7 +101,8 @@ export async function writeEventStream(
   } finally {
     clearInterval(heartbeat);
     observer?.streamClosed();
-    if (closed) await rest.return?.(undefined);
+    // Ends the producer however the loop ended (a no-op once it finished): its finally settles billing.
+    await rest.return?.(undefined);
     if (!res.writableEnded) res.end();
   }
 }

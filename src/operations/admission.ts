@@ -8,6 +8,7 @@ import type { EngineRegistry } from '../engines/registry.ts';
 import type { Admission } from '../limits/limits.ts';
 import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
 import { runSvgJob } from './svg-run.ts';
+import { closeWhenAnswered } from './billing-close.ts';
 import { tokenBounds } from './token-bounds.ts';
 
 /**
@@ -15,7 +16,8 @@ import { tokenBounds } from './token-bounds.ts';
  * then (live keys) a reservation of the most it can cost — all before any model work. The
  * returned stream counts each delivered output (persisting the count first when streaming, so
  * a crash bills what the client received) and, however it ends, settles what was delivered and
- * releases the rest before it finishes. Settling never throws: one that keeps failing is left to
+ * releases the rest before it finishes — nothing for a JSON answer whose client left before it
+ * was written. Settling never throws: one that keeps failing is left to
  * the lease's sweep, so an answer already produced is still sent (no 500, no `error` event).
  */
 export async function admitSvgJob(
@@ -66,18 +68,19 @@ export async function admitSvgJob(
       }
     }
   }
-  return billedRun(job, engine, admission, hold, job.streaming, deps.engines.measureAnimation, ctx.notes);
+  return billedRun(job, engine, admission, closeWhenAnswered(hold, ctx, job.streaming), hold, deps.engines.measureAnimation, ctx.notes);
 }
 
 async function* billedRun(
   job: SvgJob,
   engine: Engine,
   admission: Admission,
+  closeBilling: () => Promise<void>,
   hold: Hold | undefined,
-  streaming: boolean,
   measureAnimation: EngineRegistry['measureAnimation'],
   notes: OperationNotes | undefined,
 ): AsyncGenerator<SvgStreamEvent> {
+  const streaming = job.streaming;
   const measured = { input: 0, output: 0 };
   const delivered = async (usage: TokenUsage | undefined) => {
     if (usage) {
@@ -87,10 +90,12 @@ async function* billedRun(
     await hold?.deliver(usage, streaming);
   };
   try {
-    yield* runSvgJob(job, engine, { delivered, measureAnimation });
+    for await (const event of runSvgJob(job, engine, { delivered, measureAnimation })) {
+      if (event.type === 'error') notes?.failed(event.code);
+      yield event;
+    }
   } finally {
-    const settlement = await hold?.settle();
-    if (settlement?.status === 'settled') notes?.charged(settlement.chargedMillicents);
+    await closeBilling();
     await admission.correctTokens(measured);
   }
 }

@@ -23,8 +23,14 @@ export interface OperationContext {
 export interface OperationNotes {
   /** The catalog model and operation being run (once the model is resolved and the job built). */
   ran(model: string, operation: Operation): void;
-  /** What settlement charged (live keys). */
-  charged(millicents: number): void;
+  /**
+   * A reservation is held (live keys): `closed` resolves with what settling it charged, or
+   * undefined when the settlement was handed to the lease's sweep. The completion line waits
+   * for it, even for a client that left.
+   */
+  billing(closed: Promise<number | undefined>): void;
+  /** The answer began and then ended with an error (an `error` event, a partial batch). */
+  failed(code: string): void;
 }
 
 export interface OperationDeps {

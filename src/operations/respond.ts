@@ -20,6 +20,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { responsesTokenBounds } from './token-bounds.ts';
+import { closeWhenAnswered } from './billing-close.ts';
 import { reasoningBudgetOf } from '../engines/openai-compatible/options.ts';
 
 const OUTPUT_OF: Record<string, string> = {
@@ -187,7 +188,8 @@ export function responsesErrorEvent(error: unknown, sequenceNumber: number, requ
  * terminal `response.completed` / `response.incomplete`, whose usage is recorded as delivered
  * before it is yielded (persisted first when streaming), or with an `error` event when the run
  * fails after its first event; a failure before it is thrown. However it ends, the stream
- * settles what was delivered and releases the rest: a request that fails is not charged.
+ * settles what was delivered and releases the rest: a request that fails is not charged, nor is
+ * a JSON one whose client left before its answer was written.
  */
 export async function createResponse(
   deps: OperationDeps,
@@ -234,6 +236,7 @@ export async function createResponse(
 
   const job: ResponsesJob = { requestId: ctx.requestId, model, request: body, images, signal: ctx.signal };
   const streaming = body.stream ?? false;
+  const closeBilling = closeWhenAnswered(hold, ctx, streaming);
   return (async function* billed(): AsyncGenerator<ResponsesStreamEvent> {
     const measured = { input: 0, output: 0 };
     let last = -1;
@@ -252,11 +255,11 @@ export async function createResponse(
         yield event;
       }
     } catch (error) {
-      if (last < 0) throw error;
+      if (last < 0 || ctx.signal.aborted) throw error;
+      ctx.notes?.failed(asApiError(error).code);
       yield responsesErrorEvent(error, last + 1, ctx.requestId);
     } finally {
-      const settlement = await hold?.settle();
-      if (settlement?.status === 'settled') ctx.notes?.charged(settlement.chargedMillicents);
+      await closeBilling();
       await admission.correctTokens(measured);
     }
   })();

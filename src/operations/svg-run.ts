@@ -5,7 +5,7 @@ import { wireUsage, type TokenUsage, type Usage } from '../contract/usage.ts';
 import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engines/engine.ts';
 import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
-import { DraftPreview, finishSvg } from '../svg/pipeline.ts';
+import { finishDraft, finishSvg } from '../svg/pipeline.ts';
 
 type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
 type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
@@ -49,7 +49,6 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
   const credits = job.model.creditsFor(job.operation);
   const where = (index: number) => ({ id: outputIds[index]!, ...(indexed ? { index } : {}) });
   const failures: ApiError[] = [];
-  const previews: DraftPreview[] = [];
   let svgScore: number | null | undefined;
   let started = false;
   let delivered = 0;
@@ -63,10 +62,9 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
       case 'draft': {
         // A JSON client never sees a preview: making one safe would be work for nobody.
         if (!job.streaming) return undefined;
-        const preview = previews[event.index] ?? (previews[event.index] = new DraftPreview(job.viewBox));
-        const svg = event.update === 'snapshot' ? preview.snapshot(event.svg) : preview.delta(event.svg);
-        // A draft is only a preview; one that cannot be made safe is skipped.
-        return svg === undefined ? undefined : { type: 'draft', ...where(event.index), svg, update_type: event.update };
+        // Every draft is a whole document (a snapshot): it renders as sent, with no fix-up.
+        const svg = event.finished ? event.svg : finishDraft(event.svg, job.viewBox);
+        return svg === undefined ? undefined : { type: 'draft', ...where(event.index), svg, update_type: 'snapshot' };
       }
       case 'content': {
         let svg: string;
@@ -133,6 +131,8 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
       yield wire;
     }
   } catch (error) {
+    // The client left: nobody to tell; the abort ends the run as it is.
+    if (job.signal.aborted) throw error;
     const apiError = asApiError(error);
     if (!started) throw apiError;
     failures.push(apiError);

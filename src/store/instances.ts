@@ -5,11 +5,16 @@ import type { Database } from './tables.ts';
 export class InstanceRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /**
+   * Marks the instance alive now. One upsert rather than update-then-insert: the heartbeat
+   * thread and the main loop (while the thread starts) may beat at the same moment.
+   */
   async heartbeat(id: string, now = Date.now()): Promise<void> {
-    const updated = await this.db.updateTable('instances').set({ heartbeat_at: now }).where('id', '=', id).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
-      await this.db.insertInto('instances').values({ id, started_at: now, heartbeat_at: now }).execute();
-    }
+    await this.db
+      .insertInto('instances')
+      .values({ id, started_at: now, heartbeat_at: now })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: now }))
+      .execute();
   }
 
   async remove(id: string): Promise<void> {

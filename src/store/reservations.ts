@@ -54,9 +54,13 @@ export class ReservationRepository {
     return (await this.batches.submit(reservation.organization_id, operation)) as ClosedReservation | undefined;
   }
 
-  /** Open reservations whose holder has not heartbeaten since `aliveSince` (or never registered). */
-  async orphaned(aliveSince: number, limit = 500): Promise<Reservation[]> {
-    return this.db
+  /**
+   * Open reservations whose holder has not heartbeaten since `aliveSince` (or never registered),
+   * except those of `sweeper`: the instance asking is alive by definition, however stale its own
+   * heartbeat row looks after a long stall of its event loop.
+   */
+  async orphaned(aliveSince: number, options: { sweeper?: string; limit?: number } = {}): Promise<Reservation[]> {
+    let query = this.db
       .selectFrom('reservations')
       .selectAll()
       .where('status', '=', 'open')
@@ -69,9 +73,11 @@ export class ReservationRepository {
               .where('instances.heartbeat_at', '>=', aliveSince),
           ),
         ),
-      )
+      );
+    if (options.sweeper !== undefined) query = query.where('instance_id', '<>', options.sweeper);
+    return query
       .orderBy('created_at')
-      .limit(limit)
+      .limit(options.limit ?? 500)
       .execute();
   }
 

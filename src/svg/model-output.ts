@@ -6,6 +6,7 @@ import { SvgParseError } from './parse.ts';
 import { repairSvg } from './repair.ts';
 import { sanitizeTree } from './sanitize.ts';
 import { serializeSvg } from './serialize.ts';
+import { surelyVisible } from './visibility.ts';
 import { isElement, type SvgElement } from './tree.ts';
 
 /**
@@ -43,6 +44,32 @@ export function svgFromModelText(text: string, options: ModelOutputOptions & { v
   return { svg: serializeSvg(root), root };
 }
 
+/** A model's answer with what finishing it needs (svgFromModelText's input, in one object a worker can take). */
+export interface ModelAnswer extends ModelOutputOptions {
+  text: string;
+  /** The request's viewBox, applied to the delivered document. */
+  viewBox: ViewBox | null;
+}
+
+/**
+ * What became of an answer: the delivered document and whether it surely shows something
+ * (`undefined`: only a render can tell), or why there is no usable SVG in it (a message fit for
+ * the client). A plain object, so it crosses to and from a worker process unchanged.
+ */
+export type ModelSvgVerdict = { svg: string; visible: boolean | undefined } | { refused: string };
+
+/** svgFromModelText as a verdict: the document and what its structure says of its visibility, or the refusal. */
+export function modelSvgVerdict(text: string, options: ModelOutputOptions & { viewBox?: ViewBox | null }): ModelSvgVerdict {
+  let output: ModelSvg;
+  try {
+    output = svgFromModelText(text, options);
+  } catch (error) {
+    if (error instanceof SvgParseError) return { refused: error.message };
+    throw error;
+  }
+  return { svg: output.svg, visible: surelyVisible(output.root) ? true : undefined };
+}
+
 /** Elements that draw something themselves (what a draft needs at least one of). */
 export const DRAWING_ELEMENTS = ['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'use', 'image'] as const;
 const SHAPES = new Set<string>(DRAWING_ELEMENTS);
@@ -58,14 +85,23 @@ export function hasDrawing(root: SvgElement): boolean {
 }
 
 /**
- * A preview of an answer still streaming: the SVG begun so far, its complete elements only
- * (an element still being written is left out, open ones are closed), or undefined while
- * nothing drawable is complete. Not sanitized here: every draft goes through the runner's.
+ * A preview of an answer still streaming, finished for delivery like the answer will be: the SVG
+ * begun so far with its complete elements only (an element still being written is left out),
+ * every open element closed, sanitized, the request's viewBox applied — a document that renders
+ * as it is. Undefined while nothing drawable is complete, or when the part so far cannot be made
+ * safe (a draft is only a preview: the next one may succeed).
  */
-export function draftFromModelText(text: string, fallbackViewBox: string): string | undefined {
+export function draftFromModelText(text: string, fallbackViewBox: string, viewBox?: ViewBox | null): string | undefined {
   const current = svgCandidates(text).at(-1);
   if (!current) return undefined;
   // Not `truncated`: an element still being written is dropped, not completed.
   const tree = repairSvg(current.markup, { truncated: false, open: !current.complete, fallbackViewBox });
-  return tree && hasDrawing(tree) ? serializeSvg(tree) : undefined;
+  if (!tree) return undefined;
+  try {
+    const clean = sanitizeTree(tree);
+    return hasDrawing(clean) ? serializeSvg(applyAttributes(clean, viewBox)) : undefined;
+  } catch (error) {
+    if (error instanceof SvgParseError) return undefined; // references that would not be safe yet
+    throw error;
+  }
 }

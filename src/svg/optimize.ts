@@ -1,3 +1,4 @@
+import { usableViewBox } from './repair.ts';
 import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
 /**
@@ -8,14 +9,8 @@ import { isElement, type SvgElement, type SvgNode } from './tree.ts';
  */
 export function optimizeTree(root: SvgElement): void {
   const step = precisionOf(root);
-  const elements: SvgElement[] = [];
-  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
-    const element = pending.pop()!;
-    elements.push(element);
-    for (const child of element.children) if (isElement(child)) pending.push(child);
-  }
   // A style sheet may select by structure (`g > rect`): then the groups stay as written.
-  const keepGroups = elements.some((element) => element.name === 'style');
+  const keepGroups = hasStyleSheet(root);
   const pending: SvgElement[] = [root];
   while (pending.length > 0) {
     const element = pending.pop()!;
@@ -25,14 +20,23 @@ export function optimizeTree(root: SvgElement): void {
   }
 }
 
+function hasStyleSheet(root: SvgElement): boolean {
+  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
+    const element = pending.pop()!;
+    if (element.name === 'style') return true;
+    for (const child of element.children) if (isElement(child)) pending.push(child);
+  }
+  return false;
+}
+
 const NUMBER = /[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?/g;
 const COORDINATES = new Set(['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'width', 'height', 'points', 'stroke-width']);
 
 /** A power of ten about 1/100 000 of the viewBox's larger side. */
 function precisionOf(root: SvgElement): number {
-  const numbers = (root.attributes.get('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
-  const size = numbers.length === 4 && numbers.every(Number.isFinite) ? Math.max(Math.abs(numbers[2]!), Math.abs(numbers[3]!)) : 512;
-  return 10 ** (Math.floor(Math.log10(size > 0 ? size : 512)) - 5);
+  const box = usableViewBox(root.attributes.get('viewBox'));
+  const size = box ? Math.max(box.width, box.height) : 512;
+  return 10 ** (Math.floor(Math.log10(size)) - 5);
 }
 
 function roundTo(value: number, step: number): string {
@@ -55,24 +59,38 @@ function roundAttributes(element: SvgElement, step: number): void {
 
 const SMIL = new Set(['animate', 'animateTransform', 'animateMotion', 'set']);
 
-/** Children with attribute-free groups unwrapped and empty containers dropped. */
+/**
+ * Children with attribute-free groups unwrapped and empty containers dropped. The children of
+ * an unwrapped group are read in place (a stack of lists, no recursion, no copies): groups
+ * nested a hundred deep around a hundred thousand shapes cost one pass.
+ */
 function flattenChildren(element: SvgElement): SvgNode[] {
   // Inside a <text> or <switch>, structure carries meaning; leave it alone.
   if (element.name === 'text' || element.name === 'switch') return element.children;
   const out: SvgNode[] = [];
-  for (const child of element.children) {
-    if (!isElement(child)) {
-      out.push(child);
+  const lists: { nodes: SvgNode[]; next: number }[] = [{ nodes: element.children, next: 0 }];
+  while (lists.length > 0) {
+    const list = lists[lists.length - 1]!;
+    if (list.next === list.nodes.length) {
+      lists.pop();
       continue;
     }
-    const empty = child.children.every((c) => !isElement(c) && c.text.trim() === '');
-    if ((child.name === 'g' || child.name === 'defs') && empty && !child.attributes.has('id')) continue;
-    // A group holding SMIL animation elements is their target: unwrapped, they would animate the parent.
-    if (child.name === 'g' && child.attributes.size === 0 && !child.children.some((c) => isElement(c) && SMIL.has(c.name))) {
-      out.push(...flattenChildren(child));
-      continue;
-    }
-    out.push(child);
+    const child = list.nodes[list.next++]!;
+    if (isElement(child) && droppable(child)) continue;
+    if (isElement(child) && unwrappable(child)) lists.push({ nodes: child.children, next: 0 });
+    else out.push(child);
   }
   return out;
+}
+
+/** An empty group or definitions container nothing can reference. */
+function droppable(element: SvgElement): boolean {
+  if (element.name !== 'g' && element.name !== 'defs') return false;
+  return !element.attributes.has('id') && element.children.every((c) => !isElement(c) && c.text.trim() === '');
+}
+
+/** A group with no attributes: its children can stand in its place. */
+function unwrappable(element: SvgElement): boolean {
+  // A group holding SMIL animation elements is their target: unwrapped, they would animate the parent.
+  return element.name === 'g' && element.attributes.size === 0 && !element.children.some((c) => isElement(c) && SMIL.has(c.name));
 }

@@ -47,7 +47,8 @@ function parseNodes(markup: string, fragment: boolean, open = false): SvgNode[] 
 
   parser.on('doctype', () => fail('The SVG contains a DOCTYPE; DOCTYPEs and entity declarations are not accepted.'));
   parser.on('opentag', (tag) => {
-    if (stack.length >= MAX_DEPTH) return fail(`The SVG is nested deeper than ${MAX_DEPTH} levels.`);
+    // Thrown, not recorded: reading the rest of a document already refused would be wasted.
+    if (stack.length >= MAX_DEPTH) throw new SvgParseError(`The SVG is nested deeper than ${MAX_DEPTH} levels.`);
     // Keys, then a lookup each: Object.entries on saxes' attribute objects costs twice as much.
     const attributes = new Map<string, string>();
     const values = tag.attributes as Record<string, string>;

@@ -208,13 +208,24 @@ function attachSheetReferences(nodes: Node[], sheets: string[]): void {
   }
 }
 
-interface Expansion {
-  /** Elements drawn when this element is drawn once, references expanded. */
-  cost: number;
+/**
+ * What drawing each node of the graph once makes a renderer draw, references expanded: one
+ * typed array per figure, indexed by node (elements, then ids), so that a quarter of a million
+ * nodes cost no object each.
+ */
+class Expansions {
+  /** Elements drawn. */
+  readonly cost: Float64Array;
   /** Shapes inside it (inherited fills and markers apply to each). */
-  shapes: number;
+  readonly shapes: Float64Array;
   /** A bound on the vertices of the shapes inside it (markers are drawn at each). */
-  vertices: number;
+  readonly vertices: Float64Array;
+
+  constructor(size: number) {
+    this.cost = new Float64Array(size);
+    this.shapes = new Float64Array(size);
+    this.vertices = new Float64Array(size);
+  }
 }
 
 /**
@@ -223,6 +234,10 @@ interface Expansion {
  * or would make a renderer draw more than RENDER_BUDGET elements. Gradients are paint servers:
  * referencing one draws nothing more, so only cycles through them count. Iterative, linear in
  * the elements and references.
+ *
+ * Each id is a node of the graph of its own, between the references to it and the elements
+ * that carry it: a thousand references to an id a thousand elements share cost two thousand
+ * edges, not a million.
  */
 export function checkReferences(root: SvgElement): void {
   const { nodes, byId, sheets } = collect(root);
@@ -230,18 +245,28 @@ export function checkReferences(root: SvgElement): void {
   // every subtree's size stays below the cap the sums below rely on).
   if (nodes.length > RENDER_BUDGET) throw new SvgReferenceError(`The SVG has more than ${RENDER_BUDGET} elements.`);
   attachSheetReferences(nodes, sheets);
-  const expansions: (Expansion | undefined)[] = new Array(nodes.length);
-  const state = new Uint8Array(nodes.length); // 0 new, 1 on the stack, 2 done
-  const none: number[] = [];
-  const targetsOf = (reference: Reference) => byId.get(reference.id) ?? none;
+  const ids = [...byId.keys()];
+  const idNode = new Map(ids.map((id, k) => [id, nodes.length + k]));
+  const targets = ids.map((id) => byId.get(id)!);
+  const total = nodes.length + ids.length;
+  const expansions = new Expansions(total);
+  const state = new Uint8Array(total); // 0 new, 1 on the stack, 2 done
   // Vertices matter only to markers; counting them reads every path's data, so only when needed.
   const countVertices = nodes.some((node) => node.references.some((reference) => reference.via.startsWith('marker')));
-  const edgesOf = (index: number) => {
+  const edgesOf = (index: number): number[] => {
+    if (index >= nodes.length) return targets[index - nodes.length]!;
     const node = nodes[index]!;
     if (node.references.length === 0) return node.drawnChildren;
     const edges = node.drawnChildren.slice();
-    for (const reference of node.references) for (const target of targetsOf(reference)) edges.push(target);
+    for (const reference of node.references) {
+      const target = idNode.get(reference.id);
+      if (target !== undefined) edges.push(target);
+    }
     return edges;
+  };
+  const expandNode = (index: number): void => {
+    if (index >= nodes.length) expandId(index, targets[index - nodes.length]!, nodes, expansions);
+    else expandElement(index, nodes, expansions, idNode, countVertices);
   };
 
   for (let start = 0; start < nodes.length; start++) {
@@ -253,7 +278,7 @@ export function checkReferences(root: SvgElement): void {
       if (frame.next < frame.edges.length) {
         const target = frame.edges[frame.next++]!;
         if (state[target] === 1) {
-          const id = nodes[target]!.element.attributes.get('id') ?? nodes[target]!.element.name;
+          const id = target >= nodes.length ? ids[target - nodes.length]! : (nodes[target]!.element.attributes.get('id') ?? nodes[target]!.element.name);
           throw new SvgReferenceError(`The SVG's references form a cycle through '#${id.slice(0, 40)}'.`);
         }
         if (state[target] === 0) {
@@ -264,46 +289,55 @@ export function checkReferences(root: SvgElement): void {
       }
       stack.pop();
       state[frame.index] = 2;
-      expansions[frame.index] = expand(nodes[frame.index]!, expansions, targetsOf, nodes, countVertices);
+      expandNode(frame.index);
     }
   }
-  const total = expansions[0]?.cost ?? 0;
-  if (total > RENDER_BUDGET) {
+  if (expansions.cost[0]! > RENDER_BUDGET) {
     throw new SvgReferenceError(`The SVG's references expand to more than ${RENDER_BUDGET} elements to draw.`);
   }
 }
 
-/** One element's expansion, from its children's and its references' (all done before it). */
-function expand(node: Node, done: (Expansion | undefined)[], targetsOf: (r: Reference) => number[], nodes: Node[], countVertices: boolean): Expansion {
+/**
+ * What a reference to an id shared by `targets` (all expanded) draws. A renderer picks one
+ * element for an id: the cost is the dearest of them (gradients are paint servers and draw
+ * nothing more); shapes and vertices are summed, an upper bound.
+ */
+function expandId(index: number, targets: number[], nodes: Node[], expansions: Expansions): void {
+  const { cost, shapes, vertices } = expansions;
+  for (const target of targets) {
+    shapes[index] = capped(shapes[index]! + shapes[target]!);
+    vertices[index] = capped(vertices[index]! + vertices[target]!);
+    if (!GRADIENTS.has(nodes[target]!.element.name)) cost[index] = Math.max(cost[index]!, cost[target]!);
+  }
+}
+
+/** One element's expansion, from its children's and its references' (all expanded before it). */
+function expandElement(index: number, nodes: Node[], expansions: Expansions, idNode: Map<string, number>, countVertices: boolean): void {
+  const node = nodes[index]!;
+  const e = expansions;
   // The definitions inside it count once, as written; what it draws counts with its references.
   let cost = node.size;
   let shapes = SHAPES.has(node.element.name) ? 1 : 0;
   let vertices = countVertices ? vertexBound(node.element) : 0;
   for (const child of node.drawnChildren) {
-    const e = done[child]!;
-    cost = capped(cost - nodes[child]!.size + e.cost);
-    shapes = capped(shapes + e.shapes);
-    vertices = capped(vertices + e.vertices);
+    cost = capped(cost - nodes[child]!.size + e.cost[child]!);
+    shapes = capped(shapes + e.shapes[child]!);
+    vertices = capped(vertices + e.vertices[child]!);
   }
   for (const reference of node.references) {
-    if (reference.via !== 'use') continue;
-    for (const target of targetsOf(reference)) {
-      const e = done[target]!;
-      shapes = capped(shapes + e.shapes);
-      vertices = capped(vertices + e.vertices);
-    }
+    const target = reference.via === 'use' ? idNode.get(reference.id) : undefined;
+    if (target === undefined) continue;
+    shapes = capped(shapes + e.shapes[target]!);
+    vertices = capped(vertices + e.vertices[target]!);
   }
   for (const reference of node.references) {
-    // A renderer picks one element for an id; duplicated ids count as the dearest of them.
-    let dearest = 0;
-    for (const target of targetsOf(reference)) {
-      const name = nodes[target]!.element.name;
-      if (GRADIENTS.has(name)) continue;
-      let times = 1;
-      if (INHERITED.has(reference.via)) times = reference.via.startsWith('marker') ? vertices : shapes;
-      dearest = Math.max(dearest, capped(done[target]!.cost * times));
-    }
-    cost = capped(cost + dearest);
+    const target = idNode.get(reference.id);
+    if (target === undefined) continue;
+    let times = 1;
+    if (INHERITED.has(reference.via)) times = reference.via.startsWith('marker') ? vertices : shapes;
+    cost = capped(cost + capped(e.cost[target]! * times));
   }
-  return { cost, shapes, vertices };
+  e.cost[index] = cost;
+  e.shapes[index] = shapes;
+  e.vertices[index] = vertices;
 }

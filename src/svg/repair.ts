@@ -16,11 +16,15 @@ type ParsedElement = DefaultTreeAdapterMap['element'];
  * a duplicated attribute keeps its first value, a DOCTYPE is dropped (never followed).
  *
  * An answer cut short (mid-element, mid-attribute, mid-path) keeps what is complete: the last
- * tag is closed, and the last path keeps its complete commands. A missing viewBox is derived
- * from width and height, else `fallbackViewBox` (the one the model was asked for).
+ * tag is closed where it was cut. Whatever was cut or garbled, no attribute value keeps markup
+ * it swallowed: path data and points lists keep their longest valid prefix (what a renderer
+ * draws of them), and any other value holding a tag is dropped. A viewBox that is missing or
+ * encloses no area (`0 0 0 0`, a zero or negative size, not four numbers) is derived from width
+ * and height, else is `fallbackViewBox` (the one the model was asked for).
  *
  * The result still goes through the strict parser and the sanitizer; this only makes it
- * well-formed and meaningful. Undefined when there is no <svg> element at all.
+ * well-formed and meaningful. Undefined when there is no <svg> element at all. Every step is
+ * linear in the markup, and none recurses: a hostile answer costs its size, never more.
  */
 export function repairSvg(markup: string, options: { truncated: boolean; open?: boolean; fallbackViewBox?: string }): SvgElement | undefined {
   // Most answers are well-formed XML in SVG's own spelling: the strict parser reads them as
@@ -32,10 +36,12 @@ export function repairSvg(markup: string, options: { truncated: boolean; open?: 
   const tree = (strict && strictlyParsed(markup, options.open === true)) || lenientlyParsed(markup, options.truncated);
   if (!tree) return undefined;
   unnestShapes(tree);
-  if (options.truncated) trimLastPath(tree);
-  if (!tree.attributes.has('viewBox')) {
+  cleanAttributes(tree);
+  if (!usableViewBox(tree.attributes.get('viewBox'))) {
     const derived = viewBoxFromSize(tree) ?? options.fallbackViewBox;
+    // A viewBox with no area disables rendering: better none than that one.
     if (derived) tree.attributes.set('viewBox', derived);
+    else tree.attributes.delete('viewBox');
   }
   return tree;
 }
@@ -90,45 +96,80 @@ function misspelled(name: string): boolean {
  * The text with its last tag completed when it ends inside one: a start tag cut inside its path
  * data or points gets its quote and `/>` (and later keeps its complete commands); a start tag
  * cut anywhere else keeps its complete attributes, unless the cut fell inside a value, which
- * would mean something else; anything else unfinished (an end tag, a comment) is cut.
+ * would mean something else; anything else unfinished (an end tag, a comment) is cut. Scans
+ * from the last `<` once, with no backtracking pattern (a cut tag can be most of the answer).
  */
 export function closeTrailingTag(text: string): string {
   const lastOpen = text.lastIndexOf('<');
   if (lastOpen < 0 || text.indexOf('>', lastOpen) >= 0) return text;
-  const tail = text.slice(lastOpen);
-  if (!/^<[a-zA-Z]/.test(tail)) return text.slice(0, lastOpen);
-  // Inside an attribute value when an odd number of that quote follows the `=`s.
-  let quote: string | undefined;
-  for (const char of tail) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    }
-  }
-  if (quote) {
+  if (!/[a-zA-Z]/.test(text.charAt(lastOpen + 1))) return text.slice(0, lastOpen);
+  const quote = openQuoteAt(text, lastOpen);
+  if (quote >= 0) {
     // Cut inside path data or a points list: its complete part still draws what was meant.
     // Cut inside any other value (a width, a colour): the element would draw something else.
-    const name = /([\w:-]+)\s*=\s*["'][^"']*$/.exec(tail)?.[1];
-    return name === 'd' || name === 'points' ? `${text}${quote}/>` : text.slice(0, lastOpen);
+    const name = attributeNameBefore(text, quote);
+    return name === 'd' || name === 'points' ? `${text}${text[quote]}/>` : text.slice(0, lastOpen);
   }
-  // Ends after `name=` or inside a name: drop the half-written attribute.
-  const trimmed = tail.replace(/\s+[^\s=]*(=\s*)?$/, '');
-  return `${text.slice(0, lastOpen)}${trimmed.endsWith('/') ? trimmed : `${trimmed}/`}>`;
+  const tag = text.slice(lastOpen, withoutHalfAttribute(text, lastOpen));
+  return `${text.slice(0, lastOpen)}${tag.endsWith('/') ? tag : `${tag}/`}>`;
 }
 
+/** Where the quote of a value still open at the end of the text opens, or -1. */
+function openQuoteAt(text: string, from: number): number {
+  const quotes = /["']/g;
+  quotes.lastIndex = from;
+  for (let quote = quotes.exec(text); quote; quote = quotes.exec(text)) {
+    const close = text.indexOf(quote[0], quote.index + 1);
+    if (close < 0) return quote.index;
+    quotes.lastIndex = close + 1;
+  }
+  return -1;
+}
+
+/** The name in `name = "` before the quote at `quote`, or '' when there is none. */
+function attributeNameBefore(text: string, quote: number): string {
+  let end = quote;
+  while (isWhite(text.charCodeAt(end - 1))) end--;
+  if (text[end - 1] !== '=') return '';
+  end--;
+  while (isWhite(text.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && /[\w:-]/.test(text[start - 1]!)) start--;
+  return text.slice(start, end);
+}
+
+/** The end of a cut start tag without the attribute still being written (`hei`, `height=`). */
+function withoutHalfAttribute(text: string, lastOpen: number): number {
+  let end = text.length;
+  while (isWhite(text.charCodeAt(end - 1))) end--;
+  if (text[end - 1] === '=') end--;
+  else end = text.length; // no `name=`: trailing spaces are the separator looked for below
+  while (end > lastOpen && !isWhite(text.charCodeAt(end - 1)) && text[end - 1] !== '=') end--;
+  // Back at the `<` (a tag name cut short) or at an `=` (an unquoted value): nothing to drop.
+  if (end <= lastOpen || !isWhite(text.charCodeAt(end - 1))) return text.length;
+  while (isWhite(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** The first <svg> element, breadth first (an HTML wrapper may hold it). */
 function findSvgElement(fragment: DefaultTreeAdapterMap['documentFragment']): ParsedElement | undefined {
-  const pending: ParsedNode[] = [...fragment.childNodes];
-  while (pending.length > 0) {
-    const node = pending.shift()!;
+  const queue: ParsedNode[] = [...fragment.childNodes];
+  // A read index instead of shift(), which moves every element left each time.
+  for (let next = 0; next < queue.length; next++) {
+    const node = queue[next]!;
     if (!('tagName' in node)) continue;
     if (node.tagName === 'svg') return node;
-    pending.push(...node.childNodes);
+    for (const child of node.childNodes) queue.push(child);
   }
   return undefined;
 }
 
-/** parse5's tree as ours: qualified attribute names, text kept, comments dropped. Iterative. */
+/**
+ * parse5's tree as ours: qualified attribute names, text kept, comments dropped. Iterative.
+ * Elements deeper than MAX_DEPTH are left out, counting depth as it will be once unnestShapes
+ * has moved drawing out of shapes: a thousand `<circle …>` never closed nest a thousand deep
+ * here, yet all stand side by side in the end.
+ */
 function convert(root: ParsedElement): SvgElement {
   const element = (node: ParsedElement): SvgElement => ({
     name: node.tagName,
@@ -139,15 +180,19 @@ function convert(root: ParsedElement): SvgElement {
   const pending: { from: ParsedElement; to: SvgElement; depth: number }[] = [{ from: root, to: top, depth: 1 }];
   while (pending.length > 0) {
     const { from, to, depth } = pending.pop()!;
+    const shape = SHAPES.has(to.name);
     // A <template> keeps its content apart; inline SVG has none worth keeping.
     for (const child of from.childNodes) {
       if (child.nodeName === '#text') {
         to.children.push({ text: (child as DefaultTreeAdapterMap['textNode']).value });
-      } else if ('tagName' in child && depth < MAX_DEPTH) {
-        const converted = element(child);
-        to.children.push(converted);
-        pending.push({ from: child, to: converted, depth: depth + 1 });
+        continue;
       }
+      if (!('tagName' in child)) continue;
+      const childDepth = shape && movesOut(child.tagName) ? depth : depth + 1;
+      if (childDepth > MAX_DEPTH) continue;
+      const converted = element(child);
+      to.children.push(converted);
+      pending.push({ from: child, to: converted, depth: childDepth });
     }
   }
   return top;
@@ -157,45 +202,81 @@ function convert(root: ParsedElement): SvgElement {
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'image', 'use', 'stop']);
 const SHAPE_CONTENT = new Set(['animate', 'animateTransform', 'animateMotion', 'set', 'title', 'desc', 'mpath']);
 
+/** Whether an element found inside a shape is drawing of its own, to stand after the shape. */
+const movesOut = (name: string) => !SHAPE_CONTENT.has(name);
+
 /**
  * A shape that holds other drawing was meant to be closed: `<rect …>` written without `/`, or
  * `fill=red/>` (the HTML rules read the slash into an unquoted value and leave the tag open).
- * Its drawing moves out to follow it, as the model meant, and a slash eaten by an element's
- * last unquoted attribute is given back.
+ * Its drawing moves out to follow it, as the model meant.
  */
 function unnestShapes(root: SvgElement): void {
   const pending: SvgElement[] = [root];
   while (pending.length > 0) {
     const parent = pending.pop()!;
-    const children: SvgNode[] = [];
-    // Moved drawing is looked at again: a shape inside a shape inside a shape all come out.
-    const queue = [...parent.children].reverse();
-    while (queue.length > 0) {
-      const child = queue.pop()!;
-      children.push(child);
-      if (!isElement(child)) continue;
-      restoreSlash(child);
-      if (!SHAPES.has(child.name)) continue;
-      const moved = child.children.filter((c) => isElement(c) && !SHAPE_CONTENT.has(c.name));
-      if (moved.length === 0) continue;
-      const out = new Set(moved);
-      child.children = child.children.filter((c) => !out.has(c));
-      for (let i = moved.length - 1; i >= 0; i--) queue.push(moved[i]!);
-    }
-    parent.children = children;
-    for (const child of children) if (isElement(child)) pending.push(child);
+    if (parent.children.some(holdsDrawing)) parent.children = unnested(parent.children);
+    for (const child of parent.children) if (isElement(child)) pending.push(child);
+  }
+}
+
+const holdsDrawing = (node: SvgNode) => isElement(node) && SHAPES.has(node.name) && node.children.some((c) => isElement(c) && movesOut(c.name));
+
+/** The children with every shape's drawing moved out after it, recursively, in document order. */
+function unnested(children: SvgNode[]): SvgNode[] {
+  const out: SvgNode[] = [];
+  // Moved drawing is looked at again: a shape inside a shape inside a shape all come out.
+  const queue = children.slice().reverse();
+  while (queue.length > 0) {
+    const child = queue.pop()!;
+    out.push(child);
+    if (!holdsDrawing(child)) continue;
+    const shape = child as SvgElement;
+    const moved = shape.children.filter((c) => isElement(c) && movesOut(c.name));
+    shape.children = shape.children.filter((c) => !isElement(c) || !movesOut(c.name));
+    for (let i = moved.length - 1; i >= 0; i--) queue.push(moved[i]!);
+  }
+  return out;
+}
+
+/**
+ * Every value as a renderer would read it, without the markup a cut or a garbled answer left
+ * in it: a slash eaten by an unquoted last value is given back, path data and points lists
+ * keep their longest valid prefix, and any other value holding a tag is dropped.
+ */
+function cleanAttributes(root: SvgElement): void {
+  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
+    const element = pending.pop()!;
+    restoreSlash(element);
+    cleanValues(element);
+    for (const child of element.children) if (isElement(child)) pending.push(child);
   }
 }
 
 /** `r=8/>`: the HTML rules read the slash into an unquoted last value; no SVG value ends with one. */
 function restoreSlash(element: SvgElement): void {
-  const lastName = [...element.attributes.keys()].at(-1);
+  let lastName: string | undefined;
+  for (const name of element.attributes.keys()) lastName = name;
   if (lastName === undefined) return;
   const value = element.attributes.get(lastName)!;
   if (value.length > 1 && value.endsWith('/')) element.attributes.set(lastName, value.slice(0, -1));
 }
 
-const PLAIN_LENGTH = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/;
+/** A tag inside a value: `<` before a name, an end tag, a comment or declaration, an instruction. */
+const TAG_IN_VALUE = /<[A-Za-z/!?]/;
+
+function cleanValues(element: SvgElement): void {
+  const attributes = element.attributes;
+  for (const [name, value] of attributes) {
+    let clean: string | undefined = value;
+    if (name === 'd' || (name === 'path' && element.name === 'animateMotion')) clean = completePathData(value);
+    else if (name === 'points') clean = completePoints(value);
+    else if (TAG_IN_VALUE.test(value)) clean = undefined;
+    if (clean === undefined) attributes.delete(name);
+    else if (clean !== value) attributes.set(name, clean);
+  }
+}
+
+const PLAIN_LENGTH = /^\s*(\d+(?:\.\d+)?)(?:\s*px)?\s*$/;
 
 /** `0 0 w h` from plain numeric width and height, as a browser sizes the drawing. */
 function viewBoxFromSize(root: SvgElement): string | undefined {
@@ -204,49 +285,131 @@ function viewBoxFromSize(root: SvgElement): string | undefined {
   return width && height && Number(width) > 0 && Number(height) > 0 ? `0 0 ${Number(width)} ${Number(height)}` : undefined;
 }
 
-/** Arguments each path command takes. */
-const ARGUMENTS: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 };
-const PATH_TOKEN = /[a-zA-Z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
-/** Path data up to its last complete command (a truncated answer may stop mid-number). */
-export function completePathData(data: string): string {
-  let command: string | undefined;
-  let expected = 0;
-  let have = 0;
-  let completeEnd = 0;
-  for (const token of data.matchAll(PATH_TOKEN)) {
-    const end = token.index + token[0].length;
-    if (/[a-zA-Z]/.test(token[0])) {
-      command = token[0].toLowerCase();
-      expected = ARGUMENTS[command] ?? -1;
-      if (expected < 0) break;
-      have = 0;
-      if (expected === 0) completeEnd = end;
-      continue;
-    }
-    if (!command || expected === 0) break;
-    have++;
-    if (have === expected) {
-      completeEnd = end;
-      have = 0;
-    }
-  }
-  return data.slice(0, completeEnd);
+/**
+ * The numbers of a viewBox that encloses an area (four numbers, a width and a height above
+ * zero), else undefined: a renderer draws nothing in one with no area, and one it cannot read
+ * is as good as none.
+ */
+export function usableViewBox(value: string | undefined): { x: number; y: number; width: number; height: number } | undefined {
+  // At most five pieces: a fifth already means the value is not four numbers.
+  const parts = value?.trim().split(/\s*,\s*|\s+/, 5);
+  if (parts?.length !== 4 || !parts.every((part) => NUMBER.test(part))) return undefined;
+  const [x, y, width, height] = parts.map(Number) as [number, number, number, number];
+  return [x, y, width, height].every(Number.isFinite) && width > 0 && height > 0 ? { x, y, width, height } : undefined;
 }
 
-/** In a truncated answer only the last element can be cut; its path data keeps complete commands. */
-function trimLastPath(root: SvgElement): void {
-  let last: SvgElement | undefined;
-  const pending: SvgNode[] = [root];
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (!isElement(node)) continue;
-    if (node.name === 'path' && !last) last = node;
-    for (const child of node.children) pending.push(child);
+// Path data and points lists are read by character code, allocating nothing: every path of
+// every answer is checked, and most are valid to the end.
+
+/** Arguments each path command takes, by character code (-1: not a command). */
+const ARGUMENT_COUNT = new Int8Array(128).fill(-1);
+for (const [letter, count] of Object.entries({ m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 })) {
+  ARGUMENT_COUNT[letter.charCodeAt(0)] = count;
+  ARGUMENT_COUNT[letter.toUpperCase().charCodeAt(0)] = count;
+}
+const LOWER_M = 0x6d;
+const LOWER_A = 0x61;
+const COMMA = 0x2c;
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isWhite = (code: number) => code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d || code === 0x0c;
+
+function skipWhite(text: string, at: number): number {
+  while (isWhite(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/** Past white space with at most one comma in it (SVG's comma-wsp), or `at` when there is none. */
+function skipSeparator(text: string, at: number): number {
+  at = skipWhite(text, at);
+  return text.charCodeAt(at) === COMMA ? skipWhite(text, at + 1) : at;
+}
+
+/** The end of the number starting at `at`, or -1 when none starts there. */
+function numberEnd(text: string, at: number): number {
+  let i = at;
+  let code = text.charCodeAt(i);
+  if (code === 0x2b || code === 0x2d) code = text.charCodeAt(++i);
+  let digits = 0;
+  for (; isDigit(code); digits++) code = text.charCodeAt(++i);
+  if (code === 0x2e) for (code = text.charCodeAt(++i); isDigit(code); digits++) code = text.charCodeAt(++i);
+  if (digits === 0) return -1;
+  if ((code | 0x20) === 0x65) {
+    let exponent = i + 1;
+    const sign = text.charCodeAt(exponent);
+    if (sign === 0x2b || sign === 0x2d) exponent++;
+    if (isDigit(text.charCodeAt(exponent))) {
+      while (isDigit(text.charCodeAt(exponent))) exponent++;
+      i = exponent;
+    }
   }
-  // Children are pushed in order and popped last first, so the first path met is the last one
-  // in document order.
-  if (!last) return;
-  const data = last.attributes.get('d');
-  if (data !== undefined) last.attributes.set('d', completePathData(data));
+  return i;
+}
+
+/** The end of one set of a command's arguments starting at `at`, or -1 when they are not all there. */
+function argumentsEnd(data: string, at: number, command: number, count: number): number {
+  let i = at;
+  for (let k = 0; k < count; k++) {
+    if (k > 0) i = skipSeparator(data, i);
+    if (command === LOWER_A && (k === 3 || k === 4)) {
+      // The arc's flags: one digit each, which may run into what follows (`a1 1 0 011 1`).
+      const flag = data.charCodeAt(i);
+      if (flag !== 0x30 && flag !== 0x31) return -1;
+      i++;
+    } else if ((i = numberEnd(data, i)) < 0) {
+      return -1;
+    }
+  }
+  return i;
+}
+
+/**
+ * Path data up to its last complete command: the longest valid prefix, which is what a renderer
+ * draws of it (a truncated answer may stop mid-number; a garbled one may run into prose or the
+ * next tag). Data valid to the end comes back as it is.
+ */
+export function completePathData(data: string): string {
+  let complete = 0;
+  let command = -1;
+  let count = -1;
+  for (let i = skipWhite(data, 0); i < data.length; ) {
+    const code = data.charCodeAt(i);
+    const letterCount = code < 128 ? ARGUMENT_COUNT[code]! : -1;
+    if (letterCount >= 0) {
+      // The data must begin with a moveto; after a closepath only a command may follow.
+      if (command < 0 && (code | 0x20) !== LOWER_M) return data.slice(0, complete);
+      command = code | 0x20;
+      count = letterCount;
+      i++;
+      if (count === 0) {
+        complete = i;
+        i = skipSeparator(data, i);
+        continue;
+      }
+      i = skipWhite(data, i);
+    } else if (count <= 0) {
+      return data.slice(0, complete);
+    }
+    // Arguments right after the command, or another set of them (an implicit repeat).
+    const end = argumentsEnd(data, i, command, count);
+    if (end < 0) return data.slice(0, complete);
+    complete = end;
+    i = skipSeparator(data, end);
+  }
+  return data;
+}
+
+/** A points list up to its last complete pair (an odd number is drawn without the last). */
+export function completePoints(points: string): string {
+  let complete = 0;
+  for (let i = skipWhite(points, 0); i < points.length; ) {
+    const x = numberEnd(points, i);
+    const y = x < 0 ? -1 : numberEnd(points, skipSeparator(points, x));
+    if (y < 0) return points.slice(0, complete);
+    complete = y;
+    i = skipSeparator(points, y);
+  }
+  return points;
 }

@@ -81,7 +81,37 @@ function cleanAttribute(element: string, name: string, value: string): string | 
   return isSafeCss(value) ? value : undefined;
 }
 
-function sanitizeElement(node: SvgElement): SvgElement | undefined {
+/**
+ * The allowed part of an element and everything in it, or undefined when the element itself is
+ * not allowed. Iterative (a stack of elements to fill), so no depth of nesting can overflow the
+ * call stack.
+ */
+function sanitizeElement(root: SvgElement): SvgElement | undefined {
+  const top = sanitizedShell(root);
+  if (!top) return undefined;
+  const pending: { from: SvgElement; to: SvgElement }[] = [{ from: root, to: top }];
+  while (pending.length > 0) {
+    const { from, to } = pending.pop()!;
+    const keepsText = TEXT_ELEMENTS.has(from.name);
+    // <style> is checked as its own text only, and <title>/<desc> are HTML integration points:
+    // nested elements would carry unchecked text, or live HTML, inside them.
+    const textOnly = from.name === 'style' || TEXT_ONLY_ELEMENTS.has(from.name);
+    for (const child of from.children) {
+      if (!isElement(child)) {
+        if (keepsText) to.children.push(child);
+      } else if (!textOnly) {
+        const clean = sanitizedShell(child);
+        if (!clean) continue;
+        to.children.push(clean);
+        pending.push({ from: child, to: clean });
+      }
+    }
+  }
+  return top;
+}
+
+/** An allowed element with its allowed attributes and no children yet, or undefined. */
+function sanitizedShell(node: SvgElement): SvgElement | undefined {
   if (!ALLOWED_ELEMENTS.has(node.name)) return undefined;
   const attributes = new Map<string, string>();
   for (const [name, value] of node.attributes) {
@@ -90,27 +120,14 @@ function sanitizeElement(node: SvgElement): SvgElement | undefined {
   }
   // An <image> is kept only with a checked embedded raster: without one it shows nothing.
   if (node.name === 'image' && !attributes.has('href') && !attributes.has('xlink:href')) return undefined;
-  const keepsText = TEXT_ELEMENTS.has(node.name);
-  // <style> is checked as its own text only, and <title>/<desc> are HTML integration points:
-  // nested elements would carry unchecked text, or live HTML, inside them.
-  const textOnly = node.name === 'style' || TEXT_ONLY_ELEMENTS.has(node.name);
-  const children: SvgNode[] = [];
-  for (const child of node.children) {
-    if (isElement(child)) {
-      if (textOnly) continue;
-      const clean = sanitizeElement(child);
-      if (clean) children.push(clean);
-    } else if (keepsText) {
-      children.push(child);
-    }
-  }
   if (node.name === 'style') {
-    const css = children.map((c) => ('text' in c ? c.text : '')).join('');
+    let css = '';
+    for (const child of node.children) if (!isElement(child)) css += child.text;
     // A '<' in a style sheet is how markup breaks out when the SVG is inlined in HTML and
     // serialized again; no valid style sheet needs one.
     if (css.includes('<') || !isSafeCss(css)) return undefined;
   }
-  return { name: node.name, attributes, children };
+  return { name: node.name, attributes, children: [] };
 }
 
 /**

@@ -20,15 +20,36 @@ function escapeAttribute(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
-/** The markup of one node. String concatenation: V8 builds it as a rope, cheaper than an array join. */
-function serializeNode(node: SvgNode): string {
-  if (!isElement(node)) return escapeText(node.text);
-  let out = `<${node.name}`;
-  for (const [name, value] of node.attributes) out += ` ${name}="${escapeAttribute(value)}"`;
-  if (node.children.length === 0) return `${out}/>`;
-  out += '>';
-  for (const child of node.children) out += serializeNode(child);
-  return `${out}</${node.name}>`;
+/**
+ * The markup of one node. Iterative (a stack of open elements), so no depth of nesting can
+ * overflow the call stack. String concatenation: V8 builds it as a rope, cheaper than an array
+ * join.
+ */
+function serializeNode(root: SvgNode): string {
+  let out = '';
+  const open: { element: SvgElement; next: number }[] = [];
+  for (let node: SvgNode | undefined = root; ; ) {
+    if (node && !isElement(node)) {
+      out += escapeText(node.text);
+    } else if (node) {
+      out += `<${node.name}`;
+      for (const [name, value] of node.attributes) out += ` ${name}="${escapeAttribute(value)}"`;
+      if (node.children.length === 0) out += '/>';
+      else {
+        out += '>';
+        open.push({ element: node, next: 0 });
+      }
+    }
+    const parent = open[open.length - 1];
+    if (!parent) return out;
+    if (parent.next < parent.element.children.length) {
+      node = parent.element.children[parent.next++];
+    } else {
+      out += `</${parent.element.name}>`;
+      open.pop();
+      node = undefined;
+    }
+  }
 }
 
 export function serializeSvg(root: SvgElement): string {

@@ -1,3 +1,4 @@
+import { usableViewBox } from './repair.ts';
 import { isElement, type SvgElement } from './tree.ts';
 
 /**
@@ -88,10 +89,7 @@ const number = (value: string | undefined, fallback: number): number => {
 };
 
 function viewBoxOf(root: SvgElement): Box | undefined {
-  const numbers = (root.attributes.get('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
-  if (numbers.length !== 4 || !numbers.every(Number.isFinite)) return undefined;
-  const [x, y, width, height] = numbers as [number, number, number, number];
-  return width > 0 && height > 0 ? { x, y, width, height } : undefined;
+  return usableViewBox(root.attributes.get('viewBox'));
 }
 
 /** A painted part of the shape's fill overlaps the viewBox by at least a render pixel a side. */

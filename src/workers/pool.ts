@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { FromWorker, JobKinds, ToWorker } from './protocol.ts';
 
@@ -144,8 +145,11 @@ class WorkerSlot {
  *   pool saw its exit) gets the job resent once, ahead of the queue.
  * - Workers run in their own process group (detached), so a Ctrl-C in a terminal reaches the
  *   server only, which closes the pool; they exit by themselves when the server's IPC channel
- *   closes (serveJobs).
+ *   closes (serveJobs). They run at a lower scheduling priority (nice 10) than the server.
  */
+/** The niceness of worker processes: well below the server's own scheduling priority (nice 0). */
+const WORKER_NICENESS = 10;
+
 export class WorkerPool<Kinds extends JobKinds> {
   private readonly entry: string;
   private readonly size: number;
@@ -270,6 +274,16 @@ export class WorkerPool<Kinds extends JobKinds> {
       // Workers do not write to stdout (the server's log); a native crash still shows on stderr.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
+    // Background work yields the CPU to the event loop that serves every request: on a machine
+    // with fewer cores than busy processes, a long trace or render slows down rather than stalls
+    // everyone's answers. Raising a process's niceness needs no privilege.
+    if (worker.pid !== undefined) {
+      try {
+        setPriority(worker.pid, WORKER_NICENESS);
+      } catch {
+        // a platform without priorities: the worker runs at the server's
+      }
+    }
     const slot = new WorkerSlot(worker);
     this.workers.push(slot);
     worker.on('message', (message: FromWorker) => this.receive(slot, message));

@@ -27,9 +27,9 @@ describe('progress line', () => {
     assert.equal(progressLine(progress, T0, 80), 'generate: waiting · 0/2 outputs · 0.0s');
     const stream = events(
       { type: 'generating', id: 'out_a', index: 0, text: 'Sketching' },
-      { type: 'draft', id: 'out_a', index: 0, svg: '<svg>', update_type: 'snapshot' },
+      { type: 'draft', id: 'out_a', index: 0, svg: '<svg/>', update_type: 'snapshot' },
       { type: 'content', id: 'out_a', index: 0, svg: '<svg/>', credits: 4 },
-      { type: 'draft', id: 'out_b', index: 1, svg: '<rect/>', update_type: 'delta' },
+      { type: 'draft', id: 'out_b', index: 1, svg: '<svg><rect/></svg>', update_type: 'snapshot' },
     );
     const lines = stream.map((event, i) => {
       progress = advance(progress, event);

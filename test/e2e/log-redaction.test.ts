@@ -159,7 +159,8 @@ describe('the completion line of each request', () => {
     const line = await completionOf(sandbox.headers.get('x-request-id'));
     assert.equal(line.key_prefix, 'sk_test_');
     assert.equal(line.model, 'paid-fixed');
-    assert.equal(line.credits, undefined, 'the sandbox debits nothing');
+    assert.equal(line.credits, 0, 'the sandbox debits nothing');
+    assert.equal(line.outcome, 'ok');
     assert.equal(line.trace_id, undefined, 'no traceparent, no trace id');
   });
 
@@ -168,6 +169,9 @@ describe('the completion line of each request', () => {
     assert.equal(response.status, 401);
     const line = await completionOf(response.headers.get('x-request-id'));
     assert.equal(line.status, 401);
+    assert.equal(line.outcome, 'error');
+    assert.equal(line.error_code, 'invalid_api_key');
+    assert.equal(line.credits, 0);
     assert.equal(line.organization_id, undefined);
     assert.equal(line.key_prefix, undefined);
     assert.equal(line.trace_id, undefined);

@@ -30,6 +30,8 @@ const CASES: Case[] = [
   ['missing model', { input: 'x' }, 400, 'invalid_request', 'model'],
   ['missing input', { model: 'local-svg' }, 400, 'invalid_request', 'input'],
   ['input a number', { ...BASE, input: 5 }, 400, 'invalid_request', 'input'],
+  ['an empty input list (nothing to ask the model)', { ...BASE, input: [] }, 400, 'invalid_request', 'input'],
+  ['an empty input string', { ...BASE, input: '' }, 400, 'invalid_request', 'input'],
   ['an item of unknown type', { ...BASE, input: [{ type: 'item_reference', id: 'msg_1' }] }, 400, 'invalid_request', 'input[0].type'],
   ['a message with an unknown role', { ...BASE, input: [{ type: 'message', role: 'critic', content: 'x' }] }, 400, 'invalid_request', 'input[0].role'],
   ['a content part missing its text', { ...BASE, input: [{ role: 'user', content: [{ type: 'input_text' }] }] }, 400, 'invalid_request', 'input[0].content[0].text'],

@@ -1,14 +1,18 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A scripted OpenAI-compatible upstream on 127.0.0.1 that behaves like the real servers do
  * (vLLM, SGLang, llama.cpp, Ollama, hosted providers): token streaming, usage in the last chunk
  * or in a chunk with choices, reasoning deltas under either name or inline <think>, error frames
- * inside a 200 stream, 4xx/5xx with Retry-After, a slow first token, dropped connections,
- * `tool_calls` deltas (arguments split across chunks, parallel calls, interleaved or not), and a
- * native Responses endpoint (`POST /v1/responses`, reply kind `responses`).
+ * inside a 200 stream, 4xx/5xx with Retry-After, a slow first token, dropped connections, a
+ * stream that stalls mid-answer, 200s that are no completion (`raw`: HTML, JSON cut short, the
+ * wrong shape), answers of any size in one chunk or many, `tool_calls` deltas (arguments split
+ * across chunks, parallel calls, interleaved or not), and a native Responses endpoint
+ * (`POST /v1/responses`, reply kind `responses`).
  * Each test sets `reply` to decide what the next request gets.
  */
 
@@ -46,6 +50,13 @@ export interface StreamReply {
   chunkDelayMs?: number;
   /** Ends the connection abruptly after this many content chunks. */
   dropAfter?: number;
+  /**
+   * Stops after this many content chunks (all of them, if it is as many or more) and keeps the
+   * connection open until the client closes it (sending `: keep-alive` comments every
+   * `stallKeepAliveMs`, if set). Unstreamed, the answer never comes.
+   */
+  stallAfter?: number;
+  stallKeepAliveMs?: number;
   /** An error frame sent after this many content chunks (OpenAI/SGLang or vLLM style). */
   errorFrame?: { after: number; style: 'openai' | 'vllm'; message?: string };
   /** Keep-alives between chunks: SSE comments, or (badly behaved) a data line that is not JSON. */
@@ -111,12 +122,22 @@ export interface DropReply {
   kind: 'drop';
 }
 
+/** Any body with any status and content type, streamed or not: an HTML page, JSON cut short, JSON of the wrong shape. */
+export interface RawReply {
+  kind: 'raw';
+  status?: number;
+  contentType?: string;
+  body: string;
+  /** The response is not ended after the body: only the client can close it. */
+  keepOpen?: boolean;
+}
+
 /** Headers sent, then nothing until the client gives up. */
 export interface HangReply {
   kind: 'hang';
 }
 
-export type Reply = StreamReply | JsonReply | ErrorReply | DropReply | HangReply | ResponsesReply;
+export type Reply = StreamReply | JsonReply | ErrorReply | DropReply | HangReply | ResponsesReply | RawReply;
 
 export interface RecordedRequest {
   path: string;
@@ -177,6 +198,7 @@ async function writeStream(res: ServerResponse, reply: StreamReply, body: any, r
       res.socket?.destroy();
       return;
     }
+    if (reply.stallAfter !== undefined && i >= reply.stallAfter) return stall(res, reply.stallKeepAliveMs);
     if (reply.errorFrame && i === reply.errorFrame.after) {
       const message = reply.errorFrame.message ?? 'The model crashed.';
       const frame = reply.errorFrame.style === 'openai'
@@ -190,6 +212,7 @@ async function writeStream(res: ServerResponse, reply: StreamReply, body: any, r
     keepAlive();
     await pause(reply.chunkDelayMs);
   }
+  if (reply.stallAfter !== undefined && reply.stallAfter >= pieces.length) return stall(res, reply.stallKeepAliveMs);
   if (reply.refusal) for (const piece of splitInto(reply.refusal, 2)) res.write(chunk({ refusal: piece }));
   if (reply.toolCalls) {
     for (const delta of toolCallDeltas(reply)) {
@@ -212,6 +235,18 @@ async function writeStream(res: ServerResponse, reply: StreamReply, body: any, r
   }
   if (!reply.noDone) res.write('data: [DONE]\n\n');
   res.end();
+}
+
+/** Sends nothing more (but keep-alive comments, if asked) until the client closes the connection. */
+async function stall(res: ServerResponse, keepAliveMs?: number): Promise<void> {
+  if (res.closed) return;
+  const closed = new Promise((resolve) => res.once('close', resolve));
+  const timer = keepAliveMs ? setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs) : undefined;
+  try {
+    await closed;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** The `tool_calls` deltas of a reply: id, type and name first, then the arguments in pieces. */
@@ -326,35 +361,38 @@ data: ${JSON.stringify({ ...event, sequence_number: seq++ })}
 }
 
 function writeJson(res: ServerResponse, reply: JsonReply, body: any): void {
-  const usage = reply.usage && { ...reply.usage, total_tokens: reply.usage.total_tokens ?? reply.usage.prompt_tokens + reply.usage.completion_tokens };
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: body.model,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: reply.content,
-            ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
-            ...(reply.toolCalls ? { tool_calls: chatToolCalls(reply.toolCalls) } : {}),
-          },
-          finish_reason: reply.finishReason ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
+  res.end(completionJson(reply, body));
+}
+
+/** A whole chat completion, as a server sends it unstreamed. */
+function completionJson(reply: JsonReply, body: any): string {
+  const usage = reply.usage && { ...reply.usage, total_tokens: reply.usage.total_tokens ?? reply.usage.prompt_tokens + reply.usage.completion_tokens };
+  return JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: body.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.content,
+          ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+          ...(reply.toolCalls ? { tool_calls: chatToolCalls(reply.toolCalls) } : {}),
         },
-      ],
-      ...(usage ? { usage } : {}),
-    }),
-  );
+        finish_reason: reply.finishReason ?? (reply.toolCalls ? 'tool_calls' : 'stop'),
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  });
 }
 
 /**
  * A stream reply asked for without streaming: the same answer in one JSON completion, after as
  * long as the stream would have taken; a mid-stream error frame becomes an error body (with
- * 200, as some proxies send), and a dropped stream a connection closed before the answer.
+ * 200, as some proxies send), and a dropped stream a connection closed halfway through the body.
  */
 async function writeUnstreamed(res: ServerResponse, reply: StreamReply, body: any, record: RecordedRequest): Promise<void> {
   const pieces = reply.pieces ?? splitInto(reply.content ?? '', reply.chunks ?? 8);
@@ -362,9 +400,13 @@ async function writeUnstreamed(res: ServerResponse, reply: StreamReply, body: an
   if (wait > 0) await sleep(wait);
   if (record.aborted) return;
   if (reply.dropAfter !== undefined) {
-    res.socket?.destroy();
+    const whole = completionJson({ kind: 'json', content: pieces.join('') }, body);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(whole)) });
+    // Let the first half reach the client: the connection dies mid-body, not before the status.
+    res.write(whole.slice(0, whole.length >> 1), () => setTimeout(() => res.socket?.destroy(), 30));
     return;
   }
+  if (reply.stallAfter !== undefined) return stall(res);
   if (reply.errorFrame) {
     const message = reply.errorFrame.message ?? 'The model crashed.';
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -423,6 +465,14 @@ export async function startFakeUpstream(reply: FakeUpstream['reply'] = () => ({ 
         case 'responses':
           await writeResponses(res, answer, body, record);
           break;
+        case 'raw':
+          res.writeHead(answer.status ?? 200, answer.contentType === undefined ? {} : { 'content-type': answer.contentType });
+          if (!answer.keepOpen) res.end(answer.body);
+          else {
+            res.write(answer.body);
+            await stall(res);
+          }
+          break;
         case 'hang':
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.flushHeaders();
@@ -440,4 +490,41 @@ export async function startFakeUpstream(reply: FakeUpstream['reply'] = () => ({ 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return upstream;
+}
+
+/** A model server's address where a TCP connect hangs (neither accepted nor refused) until the client gives up. */
+export interface UnacceptingListener {
+  url: string;
+  close(): void;
+}
+
+/**
+ * An address whose connects hang, as with a server that stopped accepting: a child process listens
+ * with a backlog of 1 and is stopped (SIGSTOP), and its accept queue is filled, after which Linux
+ * drops each new SYN (retransmitted a second later, and dropped again). A child process, because a
+ * listener in this process would accept. Throws when connects do not hang here (another kernel).
+ */
+export async function startUnacceptingListener(): Promise<UnacceptingListener> {
+  const listen = "const s = require('net').createServer(); s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => process.stdout.write(s.address().port + '\\n'));";
+  const child = spawn(process.execPath, ['-e', listen], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild); // a stopped child must not outlive the tests
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const port = Number(String(line).trim());
+  child.kill('SIGSTOP');
+  const sockets: Socket[] = [];
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    killChild();
+    process.removeListener('exit', killChild);
+  };
+  // Connects complete while the accept queue has room; the first one that does not shows it is full.
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const socket = connect(port, '127.0.0.1').on('error', () => {});
+    sockets.push(socket);
+    const opened = await Promise.race([once(socket, 'connect').then(() => true), sleep(250).then(() => false)]);
+    if (!opened) return { url: `http://127.0.0.1:${port}/v1`, close };
+  }
+  close();
+  throw new Error('connects to a full accept queue do not hang on this system');
 }

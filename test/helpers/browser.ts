@@ -161,6 +161,29 @@ export async function browserFrames(svg: string, timesMs: number[], size: number
   }
 }
 
+/** Loads each markup as an <img> (a blob: URL, as a page shows a draft) and resolves whether it rendered. */
+const LOAD_IMAGES = `async (markups) => Promise.all(markups.map((markup) => new Promise((resolve) => {
+  const url = URL.createObjectURL(new Blob([markup], { type: 'image/svg+xml' }));
+  const img = new Image();
+  img.onload = () => { URL.revokeObjectURL(url); resolve(img.naturalWidth > 0 && img.naturalHeight > 0); };
+  img.onerror = () => { URL.revokeObjectURL(url); resolve(false); };
+  img.src = url;
+})))`;
+
+/** Whether each SVG document renders in an <img> exactly as given, with no fix-up. */
+export async function browserImagesLoad(markups: string[]): Promise<boolean[]> {
+  const b = await acquire();
+  const context = await b.newContext({ javaScriptEnabled: true, offline: true });
+  try {
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><html><body></body></html>');
+    return (await inPage(page, LOAD_IMAGES, markups)) as boolean[];
+  } finally {
+    await context.close().catch(() => {});
+    release();
+  }
+}
+
 /** Mean absolute difference per channel (0–255) between two RGBA buffers of the same size. */
 export function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
   if (a.length !== b.length) throw new Error(`buffers differ in size: ${a.length} vs ${b.length}`);

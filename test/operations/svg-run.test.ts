@@ -68,20 +68,24 @@ describe('model output passes the same sanitizer as inputs', () => {
     assert.match((error as { message: string }).message, /more than 250000/);
   });
 
-  it('withholds the draft delta that would make the assembled draft a bomb, and every delta after it', async () => {
+  it('sends every draft as a whole sanitized document, and skips a draft that would expand past the budget', async () => {
+    const levels = Array.from({ length: 10 }, (_, i) => LEVEL(i + 1));
+    // The document as an engine might preview it while it grows: each draft a whole document.
+    const growing = [5, 6].map((depth) => `${OPEN}<rect id="l0"/>${levels.slice(0, depth).join('')}<script>alert(1)</script></svg>`);
     const events = await run([
-      { type: 'draft', index: 0, svg: OPEN, update: 'snapshot' },
-      ...BOMB_PARTS.map((svg): EngineEvent => ({ type: 'draft', index: 0, svg: svg.startsWith('<defs>') ? '<rect id="l0"/>' : svg, update: 'delta' })),
-      { type: 'draft', index: 0, svg: '<use href="#l10"/>', update: 'delta' },
-      { type: 'draft', index: 0, svg: '<circle r="1"/>', update: 'delta' },
+      { type: 'draft', index: 0, svg: growing[0]! },
+      { type: 'draft', index: 0, svg: growing[1]! },
+      { type: 'draft', index: 0, svg: `${OPEN}<circle r="1"/></svg>` },
     ]);
-    const drafts = events.filter((e) => e.type === 'draft').map((e) => (e as { svg: string }).svg);
-    // The client's assembled preview: everything it was sent, closed.
-    const assembled = `${drafts.join('')}</svg>`;
-    // The levels stand at the root, so each is drawn: level 5 draws 10^5 elements, level 6 10^6.
-    assert.ok(assembled.includes('<g id="l5">'), 'safe deltas before it were sent');
-    assert.ok(!assembled.includes('<g id="l6">'), 'the delta past the budget is withheld');
-    assert.ok(!assembled.includes('<circle'), 'deltas after a withheld one are withheld too');
+    const drafts = events.filter((e) => e.type === 'draft') as { svg: string; update_type?: string }[];
+    // Level 5 draws 10^5 elements (within the budget), level 6 10^6 (past it).
+    assert.equal(drafts.length, 2, 'the draft past the budget is skipped; the next safe one is sent');
+    assert.ok(drafts[0]!.svg.includes('<g id="l5">') && !drafts[0]!.svg.includes('<script'));
+    assert.ok(drafts[1]!.svg.includes('<circle'));
+    for (const draft of drafts) {
+      assert.equal(draft.update_type, 'snapshot');
+      assert.match(draft.svg, /^<svg [^>]*>.*<\/svg>$/s, 'a complete document, its root closed');
+    }
   });
 
   it('collects a partly refused batch into fewer documents, billed per delivered output', async () => {

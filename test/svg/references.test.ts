@@ -72,6 +72,13 @@ describe('reference fan-out', () => {
     assertRefused(doc(1), /more than 250000/);
   });
 
+  it('counts an id several elements share as the dearest of them, for every reference to it', () => {
+    // Two groups share the id: a reference draws the larger (1 + 999 rects) once; 250 of them pass the budget.
+    const doc = (uses: number) => svg(`<defs><g id="x"><rect/></g><g id="x">${'<rect/>'.repeat(999)}</g></defs>${'<use href="#x"/>'.repeat(uses)}`);
+    assert.doesNotThrow(() => finishSvg(doc(240)));
+    assertRefused(doc(250), /more than/);
+  });
+
   it('keeps real drawings: a sprite sheet, an illustration whose style sheet names hundreds of gradients, shared ids', () => {
     const sprites = svg(`<defs><symbol id="tree">${'<path d="M0 0L1 1"/>'.repeat(20)}</symbol></defs>${'<use href="#tree" x="3"/>'.repeat(1000)}`);
     assert.equal(parseSvg(finishSvg(sprites)).children.length, 1001);

@@ -1,12 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
+import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
-import { UpstreamError, type UpstreamClient, type UpstreamUsage } from './upstream-client.ts';
+import { UpstreamError, type CompletionDelta, type UpstreamClient, type UpstreamUsage } from './upstream-client.ts';
 import { mapUpstreamFailure, refusedParameter } from './upstream-errors.ts';
-
-/** Drafts after the first: at most one per this many milliseconds. */
-export const DRAFT_INTERVAL_MS = 100;
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -20,8 +17,8 @@ export interface CallSpec {
   maxTokens: number;
   /** Sampling fields, sent only where the model supports them (the caller decides). */
   sampling: Record<string, number | string>;
-  /** Emit draft previews of the SVG being written, with this viewBox when it has none. */
-  drafts?: { fallbackViewBox: string };
+  /** Emit draft previews of the SVG being written (finished documents, as the content will be). */
+  drafts?: DraftOptions;
 }
 
 export interface CallResult {
@@ -84,7 +81,7 @@ export async function runCall(context: CallContext, spec: CallSpec, onEvent: (ev
         continue;
       }
       const mapped = mapUpstreamFailure(error);
-      if (mapped.misconfigured) context.logger?.error({ err: error, model: context.modelId }, 'the upstream refused our credentials: check the model entry\'s api_key_env');
+      if (mapped.misconfigured) context.logger?.error({ err: error, model: context.modelId }, mapped.configurationHint ?? 'the model entry is misconfigured');
       else context.logger?.warn({ err: error, model: context.modelId }, 'upstream call failed');
       if (mapped.retryable && !retried && !attempt.forwarded) {
         retried = true;
@@ -96,36 +93,27 @@ export async function runCall(context: CallContext, spec: CallSpec, onEvent: (ev
   }
 }
 
-/**
- * A drawing element's start tag, closed: what the first draft needs at the least (a quick test
- * that spares a lenient parse of the document for every earlier tag).
- */
-const CLOSED_SHAPE_TAG = new RegExp(`<(?:${DRAWING_ELEMENTS.join('|')})[\\s/>][^<]*>`, 'gi');
-
 /** One attempt's state: the answer so far, and what of it reached the client. */
 class Attempt {
-  private text = '';
-  private reasoning = '';
+  /** The answer's pieces, joined once at the end: a chunk costs in proportion to itself. */
+  private readonly content: string[] = [];
+  private readonly thoughts: string[] = [];
   private readonly splitter = new ThinkSplitter();
+  private readonly drafts?: DraftMaker;
   private usage?: UpstreamUsage;
   private finishReason?: string;
   private refusal = '';
-  private lastDraftAt = 0;
-  private lastDraft?: string;
-  private svgBegun = false;
-  /** A `>` arrived since the last draft was made: an element may have completed. */
-  private unseenClose = false;
-  /** Where the search for a drawing start tag goes on from. */
-  private shapeScanFrom = 0;
   /** Reasoning or a draft of this attempt was emitted: retrying would show the client two answers. */
   forwarded = false;
 
   constructor(
-    private readonly spec: CallSpec,
+    spec: CallSpec,
     private readonly onEvent: (event: CallEvent) => void,
-  ) {}
+  ) {
+    if (spec.drafts) this.drafts = new DraftMaker(spec.drafts);
+  }
 
-  take(delta: import('./upstream-client.ts').CompletionDelta): void {
+  take(delta: CompletionDelta): void {
     if (delta.accepted) this.onEvent({ type: 'accepted' });
     if (delta.usage) this.usage = delta.usage;
     if (delta.finishReason) this.finishReason = delta.finishReason;
@@ -135,19 +123,23 @@ class Attempt {
       const { content, reasoning } = this.splitter.push(delta.content);
       if (reasoning) this.think(reasoning);
       if (content) {
-        this.text += content;
-        this.maybeDraft(content);
+        this.content.push(content);
+        const draft = this.drafts?.push(content);
+        if (draft !== undefined) {
+          this.forwarded = true;
+          this.onEvent({ type: 'draft', svg: draft });
+        }
       }
     }
   }
 
   result(): CallResult {
     const rest = this.splitter.flush();
-    this.text += rest.content;
-    this.reasoning += rest.reasoning;
+    if (rest.content) this.content.push(rest.content);
+    if (rest.reasoning) this.thoughts.push(rest.reasoning);
     return {
-      text: this.text,
-      reasoning: this.reasoning,
+      text: this.content.join(''),
+      reasoning: this.thoughts.join(''),
       ...(this.usage ? { usage: this.usage } : {}),
       ...(this.finishReason ? { finishReason: this.finishReason } : {}),
       ...(this.refusal ? { refusal: this.refusal } : {}),
@@ -155,43 +147,8 @@ class Attempt {
   }
 
   private think(text: string): void {
-    this.reasoning += text;
+    this.thoughts.push(text);
     this.forwarded = true;
     this.onEvent({ type: 'reasoning', text });
-  }
-
-  /**
-   * Whether the answer has a closed drawing start tag. Each call reads on from the last `<`
-   * seen (the only tag that can still complete), so a long preamble is read once, not per chunk.
-   */
-  private shapeTagClosed(): boolean {
-    CLOSED_SHAPE_TAG.lastIndex = this.shapeScanFrom;
-    if (CLOSED_SHAPE_TAG.test(this.text)) return true;
-    this.shapeScanFrom = Math.max(this.shapeScanFrom, this.text.lastIndexOf('<'));
-    return false;
-  }
-
-  /** The first draft as soon as something drawable is complete, then one per DRAFT_INTERVAL_MS at most. */
-  private maybeDraft(added: string): void {
-    if (!this.spec.drafts) return;
-    // Until an <svg begins, prose costs one small search per chunk, not a parse.
-    if (!this.svgBegun) {
-      this.svgBegun = /<svg/i.test(this.text.slice(-(added.length + 4)));
-      if (!this.svgBegun) return;
-    }
-    // An element completes with a `>`: until one arrives, nothing new is drawable.
-    if (added.includes('>')) this.unseenClose = true;
-    if (!this.unseenClose) return;
-    const now = performance.now();
-    if (this.lastDraft !== undefined && now - this.lastDraftAt < DRAFT_INTERVAL_MS) return;
-    this.unseenClose = false;
-    // Before the first draft, a whole repair waits for a drawing element's start tag to close.
-    if (this.lastDraft === undefined && !this.shapeTagClosed()) return;
-    const svg = draftFromModelText(this.text, this.spec.drafts.fallbackViewBox);
-    if (svg === undefined || svg === this.lastDraft) return;
-    this.lastDraft = svg;
-    this.lastDraftAt = now;
-    this.forwarded = true;
-    this.onEvent({ type: 'draft', svg });
   }
 }

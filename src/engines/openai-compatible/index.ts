@@ -5,9 +5,8 @@ import { ApiError } from '../../contract/errors.ts';
 import type { ImageRef } from '../../media/inputs.ts';
 import type { MediaInputs } from '../../media/inputs.ts';
 import { formatViewBox } from '../../svg/attributes.ts';
-import { svgFromModelText, type ModelSvg } from '../../svg/model-output.ts';
-import { surelyVisible } from '../../svg/visibility.ts';
-import { parseSvg, SvgParseError } from '../../svg/parse.ts';
+import { modelSvgVerdict, type ModelAnswer } from '../../svg/model-output.ts';
+import { parseSvg } from '../../svg/parse.ts';
 import type { TokenUsage } from '../../contract/usage.ts';
 import { outputsOf, REVIEW_OUTPUT_TOKENS, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { runCall, type CallContext, type CallEvent, type CallResult, type ChatMessage } from './completion.ts';
@@ -19,7 +18,6 @@ import { EDIT_SYSTEM_PROMPT, editUserPrompt, GENERATE_SYSTEM_PROMPT, generateUse
 import { runResponses } from './responses/run.ts';
 import { reviewEdit } from './review.ts';
 import type { SvgRenderer } from './renderer.ts';
-import { countTokens } from './token-count.ts';
 import { FINISHED, UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
 
 /** What the engine needs from the rest of the service. */
@@ -43,6 +41,11 @@ export interface UpstreamObserver {
 /** The viewBox asked for when a request names none. */
 const DEFAULT_VIEWBOX = '0 0 512 512';
 const DEFAULT_OUTPUT_TOKENS = 8192;
+/**
+ * Answers up to this many characters are finished on the event loop (a few milliseconds);
+ * longer ones in the render workers, where a megabyte of markup costs no other request anything.
+ */
+const INLINE_ANSWER_CHARS = 64 * 1024;
 const IMAGE_INPUT_TOKENS = 1536;
 const SAMPLING = { temperature: 'temperature', topP: 'top_p', presencePenalty: 'presence_penalty' } as const;
 
@@ -66,6 +69,8 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
     baseUrl: options.base_url,
     apiKey,
     connectTimeoutMs: options.connect_timeout_ms,
+    idleTimeoutMs: options.idle_timeout_ms ?? options.first_token_timeout_ms,
+    maxOutputBytes: options.max_output_bytes,
     onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, report)),
   });
   const limit = new ConcurrencyLimit(options.max_concurrency);
@@ -73,7 +78,8 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
   return {
     runSvg: (job) => engine.run(job),
     // POST /v1/responses: translated to Chat Completions, or passed through (options.responses_api).
-    respond: (job) => runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, logger: services.logger }, job),
+    respond: (job) =>
+      runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, countTokens: (texts, signal) => services.renderer.countTokens(texts, signal), logger: services.logger }, job),
   };
 }
 
@@ -121,7 +127,7 @@ class OpenAiCompatibleEngine {
   /** One output: a completion (and, for edits, its review rounds), then the SVG pipeline. */
   private async produce(job: SvgJob, index: number, prepared: Prepared, signal: AbortSignal, emit: (event: EngineEvent) => void): Promise<void> {
     const release = await this.limit.acquire(signal);
-    const metered = new Meter(this.options);
+    const metered = new Meter(this.options, (texts) => this.services.renderer.countTokens(texts, signal));
     try {
       const { messages, viewBox } = prepared;
       let announced = false;
@@ -132,11 +138,11 @@ class OpenAiCompatibleEngine {
         } else if (event.type === 'reasoning') {
           emit({ type: 'reasoning', index, text: event.text });
         } else {
-          emit({ type: 'draft', index, svg: event.svg, update: 'snapshot' });
+          emit({ type: 'draft', index, svg: event.svg, finished: true });
         }
       };
       const context = this.callContext(signal, job.streaming);
-      const drafts = job.streaming ? { fallbackViewBox: viewBox } : undefined;
+      const drafts = job.streaming ? { fallbackViewBox: viewBox, viewBox: job.viewBox } : undefined;
       const maxTokens = this.outputBudget(job.maxOutputTokens);
       const result = await runCall(context, { messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
       await metered.add(messages, result);
@@ -238,25 +244,25 @@ class OpenAiCompatibleEngine {
   /**
    * The answer's SVG through the model-output pipeline, finished for delivery (sanitized, the
    * request's viewBox applied), and shown to draw something: a refusal, nothing usable or a
-   * blank fails the output.
+   * blank fails the output. A large answer is finished in the render workers, so no answer
+   * holds the event loop for long.
    */
   private async deliverable(result: CallResult, viewBox: string, job: SvgJob, signal: AbortSignal): Promise<string> {
     if (result.refusal || result.finishReason === 'content_filter') {
       throw new ApiError('content_policy_violation', { message: 'The model declined this request under its content policy.' });
     }
-    let output: ModelSvg;
-    try {
-      output = svgFromModelText(result.text, { truncated: result.finishReason === 'length', fallbackViewBox: viewBox, viewBox: job.viewBox });
-    } catch (error) {
-      if (!(error instanceof SvgParseError)) throw error;
-      const cut = result.finishReason === 'length' ? ' (the answer hit its token limit)' : '';
-      throw new ApiError('model_error', { message: `The model returned no usable SVG${cut}: ${error.message}` });
+    const answer: ModelAnswer = { text: result.text, truncated: result.finishReason === 'length', fallbackViewBox: viewBox, viewBox: job.viewBox };
+    const renderer = this.services.renderer;
+    const verdict = answer.text.length > INLINE_ANSWER_CHARS ? await renderer.modelSvg(answer, signal) : modelSvgVerdict(answer.text, answer);
+    if ('refused' in verdict) {
+      const cut = answer.truncated ? ' (the answer hit its token limit)' : '';
+      throw new ApiError('model_error', { message: `The model returned no usable SVG${cut}: ${verdict.refused}` });
     }
     // Rendering decides only when the structure cannot tell.
-    if (!surelyVisible(output.root) && !(await this.services.renderer.isVisible(output.svg, signal))) {
+    if (!(verdict.visible ?? (await renderer.isVisible(verdict.svg, signal)))) {
       throw new ApiError('model_error', { message: 'The model returned an SVG that shows nothing.' });
     }
-    return output.svg;
+    return verdict.svg;
   }
 }
 
@@ -279,7 +285,11 @@ function withImages(text: string, images: string[]): ChatMessage['content'] {
 class Meter {
   private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
 
-  constructor(private readonly options: OpenAiCompatibleOptions) {}
+  constructor(
+    private readonly options: OpenAiCompatibleOptions,
+    /** Tokens in texts, counted off the event loop. */
+    private readonly countTokens: (texts: string[]) => Promise<number>,
+  ) {}
 
   async add(messages: ChatMessage[], result: CallResult): Promise<void> {
     const counted = result.usage ?? (await this.countLocally(messages, result));
@@ -295,8 +305,8 @@ class Meter {
       if (typeof message.content === 'string') texts.push(message.content);
       else for (const part of message.content) part.type === 'text' ? texts.push(part.text) : images++;
     }
-    const prompt = (await countTokens(texts)) + images * (this.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-    return { promptTokens: prompt, completionTokens: await countTokens([result.text, result.reasoning]), cachedTokens: 0 };
+    const prompt = (await this.countTokens(texts)) + images * (this.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+    return { promptTokens: prompt, completionTokens: await this.countTokens([result.text, result.reasoning]), cachedTokens: 0 };
   }
 
   total(): TokenUsage {

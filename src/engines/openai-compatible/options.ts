@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError } from '../../config/load.ts';
 import type { CatalogEntry } from '../../config/schema.ts';
+import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
 import { compileValidator } from '../../contract/validator.ts';
 
 /** Thinking tokens a reasoning model gets when its entry does not say (`reasoning_budget_tokens`). */
@@ -43,7 +44,7 @@ export const OpenAiCompatibleOptions = Type.Object(
       minimum: 100,
       maximum: 600_000,
       default: 5000,
-      description: 'Milliseconds to open a connection to the server; a failed connect is retried once, then answered 503 model_unavailable.',
+      description: 'Milliseconds to open a connection to the server; past it 503 model_unavailable at once (a refused connection is retried once first).',
     }),
     first_token_timeout_ms: Type.Integer({
       minimum: 100,
@@ -51,11 +52,25 @@ export const OpenAiCompatibleOptions = Type.Object(
       default: 120_000,
       description: 'Milliseconds a streamed call may wait from sending to its first token (an unstreamed one has only the total deadline); past it 504 request_timeout.',
     }),
+    idle_timeout_ms: Type.Optional(
+      Type.Integer({
+        minimum: 100,
+        maximum: 3_600_000,
+        description: 'Milliseconds a streamed answer may go without an event once its first token came (keep-alive comments do not count); past it 504 request_timeout. Default: first_token_timeout_ms.',
+      }),
+    ),
     total_timeout_ms: Type.Integer({
       minimum: 1000,
       maximum: 3_600_000,
       default: 600_000,
       description: 'Milliseconds all upstream calls of one output may take, retries and edit reviews included (for /v1/responses, of the request), from when it gets a concurrency slot; past it 504 request_timeout.',
+    }),
+    // At most 8 MiB: an event may take 6 × this on the wire (JSON escapes), which stays under the client's 64 MiB transport cap.
+    max_output_bytes: Type.Integer({
+      minimum: 1024,
+      maximum: 8 * 1024 * 1024,
+      default: SVG_MAX_BYTES,
+      description: 'Most text the model may write in one call (answer, reasoning, refusal and tool-call arguments, in UTF-8 bytes); past it the call is closed and answered 502 model_error, never retried. The default is the SVG input limit, so the service never sends what it would refuse as input.',
     }),
     max_concurrency: Type.Integer({ minimum: 1, maximum: 4096, default: 4, description: 'Upstream calls at once for this entry; more wait in turn.' }),
     max_output_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 262_144, description: 'Output budget when the request names none (default: the entry\'s max_output_length, else 8192).' })),

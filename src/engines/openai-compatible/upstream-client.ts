@@ -1,21 +1,33 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { Reception, type Reader } from './upstream-reception.ts';
+import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
+import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './upstream-reception.ts';
 
 /**
  * A thin client for `POST /chat/completions` on an OpenAI-compatible server, streaming (and
- * `POST /responses` for a server that speaks the Responses API itself). It is
- * our own rather than the `openai` SDK because the engine needs what the SDK hides or refuses:
- * separate connect, first-token and total deadlines; `Retry-After` on every failure; error
- * frames inside a 200 stream in both shapes servers send (`{"error":…}`, vLLM's
- * `{"object":"error",…}`); `data:` keep-alives that are not JSON (skipped, not fatal); usage from
- * whichever chunk carries it; and Node 20 (the SDK's current major needs Node 22).
+ * `POST /responses` for a server that speaks the Responses API itself). It is our own rather
+ * than the `openai` SDK because the engine needs what the SDK hides or refuses: separate
+ * connect, first-token, idle and total deadlines; a byte limit on the model's text, enforced as
+ * it arrives; a 200 that is no completion told apart from a cut connection; `Retry-After` on
+ * every failure; error frames inside a 200 stream in both shapes servers send (`{"error":…}`,
+ * vLLM's `{"object":"error",…}`); `data:` keep-alives that are not JSON (skipped, not fatal);
+ * usage from whichever chunk carries it; and Node 20 (the SDK's current major needs Node 22).
  */
 export interface UpstreamEndpoint {
   baseUrl: string;
   apiKey?: string;
   connectTimeoutMs: number;
-  /** An answer larger than this fails the call (oversize): a runaway upstream cannot fill the memory. */
+  /**
+   * The most text the model may write in one call (answer, reasoning, refusal and tool-call
+   * arguments, in UTF-8 bytes; default SVG_MAX_BYTES, the service's own SVG input limit).
+   * Crossing it fails the call (oversize) at once, and bounds what one SSE event or one JSON
+   * body may take on the wire before it is parsed.
+   */
+  maxOutputBytes?: number;
+  /** A response larger than this on the wire fails the call (oversize): the last guard, whatever the answer. */
   maxResponseBytes?: number;
+  /** Longest gap between two stream events once the first token came (default: the call's first-token timeout). */
+  idleTimeoutMs?: number;
   /** Told when each call ends, however it ends (metrics). */
   onCallEnd?: (report: UpstreamCallReport) => void;
 }
@@ -66,12 +78,14 @@ export interface ResponsesStreamDelta {
 
 export type UpstreamFailure =
   | { kind: 'connect' }
+  | { kind: 'connect-timeout' }
   | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string }
   | { kind: 'frame'; detail: string }
   | { kind: 'malformed'; detail: string }
   | { kind: 'oversize'; limitBytes: number }
   | { kind: 'dropped' }
   | { kind: 'first-token-timeout' }
+  | { kind: 'idle-timeout' }
   | { kind: 'deadline' };
 
 /** A failure of the upstream (never of our caller): the engine maps it to the spec's errors. */
@@ -103,6 +117,21 @@ export const FINISHED = new Error('the call is over');
  */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Wire bytes one character of the answer can take in JSON: `\u003c` for `<` (Go servers escape
+ * HTML characters so), the most any escape takes; a UTF-8 character is at least one byte.
+ */
+const JSON_ESCAPE_FACTOR = 6;
+
+/** Room in one event or body beyond the escaped text: ids, usage, tool names, a response's echoed fields. */
+const FRAME_ALLOWANCE_BYTES = 64 * 1024;
+
+/**
+ * The longest one call's answer is read without giving the event loop a turn. Several calls
+ * that yield in the same turn each run this long before the loop polls again, so it is small.
+ */
+const TURN_MS = 4;
+
 /** A server that keeps the response open after [DONE] is cut off after this long. */
 const DRAIN_AFTER_DONE_MS = 100;
 
@@ -110,6 +139,7 @@ const COMPLETIONS: Reader<CompletionDelta> = {
   json: completionOf,
   chunk: chunkDelta,
   isToken: (delta) => Boolean(delta.content || delta.reasoning || delta.refusal || delta.toolCalls),
+  meter: () => completionBytes,
 };
 
 /** Lifecycle events say the server is working; anything else is the model answering. */
@@ -118,6 +148,7 @@ const RESPONSES: Reader<ResponsesStreamDelta> = {
   json: responseOfJson,
   chunk: responsesEventOf,
   isToken: (delta) => delta.event !== undefined && !NOT_TOKENS.has(delta.event.type),
+  meter: responsesMeter,
 };
 
 export class UpstreamClient {
@@ -127,15 +158,26 @@ export class UpstreamClient {
   private readonly responsesPath: string;
   private readonly headers: Record<string, string>;
   private readonly onCallEnd?: (report: UpstreamCallReport) => void;
-  private readonly maxResponseBytes: number;
+  private readonly limits: ReceptionLimits;
+  private readonly connectTimeoutMs: number;
+  private readonly idleTimeoutMs?: number;
 
   constructor(endpoint: UpstreamEndpoint) {
     this.onCallEnd = endpoint.onCallEnd;
-    this.maxResponseBytes = endpoint.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const outputBytes = endpoint.maxOutputBytes ?? SVG_MAX_BYTES;
+    this.limits = {
+      outputBytes,
+      frameBytes: JSON_ESCAPE_FACTOR * outputBytes + FRAME_ALLOWANCE_BYTES,
+      responseBytes: endpoint.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    };
+    this.connectTimeoutMs = endpoint.connectTimeoutMs;
+    this.idleTimeoutMs = endpoint.idleTimeoutMs;
     const base = new URL(endpoint.baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
     this.completionsPath = `${prefix}/chat/completions`;
     this.responsesPath = `${prefix}/responses`;
+    // undici's own connect timeout runs on a coarse timer (it fires up to a second late): the
+    // client keeps a precise one per call (post), and undici's is left to close the socket.
     this.pool = new Pool(base.origin, { connect: { timeout: endpoint.connectTimeoutMs }, keepAliveTimeout: 30_000 });
     this.headers = {
       'content-type': 'application/json',
@@ -164,24 +206,17 @@ export class UpstreamClient {
   private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
-    let timedOut: UpstreamFailure | undefined;
-    let firstToken: NodeJS.Timeout | undefined;
-    const gotToken = () => {
-      clearTimeout(firstToken);
-      firstToken = undefined;
-    };
-    const limitBytes = this.maxResponseBytes;
-    const reception = new Reception(reader, gotToken, limitBytes, () => new UpstreamError({ kind: 'oversize', limitBytes }));
-    const expire = (failure: UpstreamFailure) => () => {
-      timedOut ??= failure;
-      reception.abort(FINISHED);
-    };
+    const timers: CallTimers = new CallTimers(
+      { expire: () => reception.abort(FINISHED), holding: () => reception.paused },
+      call,
+      this.connectTimeoutMs,
+      this.idleTimeoutMs ?? call.firstTokenTimeoutMs,
+    );
+    const reception = new Reception(reader, this.limits, receptionHooks(timers));
     const onAbort = () => reception.abort(call.signal.reason);
-    const deadline = setTimeout(expire({ kind: 'deadline' }), Math.max(0, call.deadlineAt - Date.now()));
-    firstToken = setTimeout(expire({ kind: 'first-token-timeout' }), call.firstTokenTimeoutMs);
     const fail = (error: unknown, otherwise: UpstreamFailure): never => {
       if (call.signal.aborted) throw call.signal.reason ?? error;
-      if (timedOut) throw new UpstreamError(timedOut, { cause: error });
+      if (timers.expired) throw new UpstreamError(timers.expired, { cause: error });
       if (error instanceof UpstreamError) throw error;
       throw new UpstreamError(otherwise, { cause: error });
     };
@@ -191,7 +226,7 @@ export class UpstreamClient {
       call.signal.addEventListener('abort', onAbort, { once: true });
       this.pool.dispatch({ path, method: 'POST', headers: this.headers, body: JSON.stringify(call.body), headersTimeout: 0, bodyTimeout: 0 }, reception);
       while (reception.status === undefined && !reception.error) await reception.changed();
-      if (reception.status === undefined) return fail(reception.error!.reason, { kind: 'connect' });
+      if (reception.status === undefined) return fail(reception.error!.reason, connectFailureOf(reception.error!.reason));
       if (reception.status !== 200) {
         while (!reception.complete && !reception.error) await reception.changed();
         const retryAfterSeconds = parseRetryAfter(reception.headers!['retry-after']);
@@ -203,21 +238,31 @@ export class UpstreamClient {
         });
       }
       yield { accepted: true } as T;
+      let turnStarted = performance.now();
       for (;;) {
         // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
         const deltas = reception.take();
         for (const delta of deltas) yield delta;
-        if (deltas.length > 0) continue; // more may have come while the caller took these
+        if (deltas.length > 0) {
+          // More may have come while the caller took these (taking resumes a paused upstream,
+          // which can hand over what it buffered at once): a fast server must not keep the event
+          // loop to itself, so after TURN_MS the rest waits for the loop's next turn.
+          if (performance.now() - turnStarted >= TURN_MS) {
+            await nextTurn();
+            turnStarted = performance.now();
+          }
+          continue;
+        }
         if (reception.error) return fail(reception.error.reason, { kind: 'dropped' });
         if (reception.complete) return;
         await reception.changed();
+        turnStarted = performance.now();
       }
     } catch (error) {
       if (error instanceof UpstreamError) failure = error.failure;
       throw error;
     } finally {
-      clearTimeout(deadline);
-      clearTimeout(firstToken);
+      timers.clear();
       call.signal.removeEventListener('abort', onAbort);
       const ended = reception.status === 200 && reception.complete && !reception.error;
       // Leaving early (the consumer stopped) closes the upstream connection too. After [DONE] the
@@ -231,6 +276,92 @@ export class UpstreamClient {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/**
+ * The deadlines of one call, each failing it as its own kind: connecting (timed here rather than
+ * by undici, whose connect timer is coarse), the first token, each gap between stream events after
+ * it, and the whole call. The idle timer is refreshed, not re-created, as data arrives.
+ */
+class CallTimers {
+  /** The first deadline that passed, if one did. */
+  expired?: UpstreamFailure;
+  private readonly deadline: NodeJS.Timeout;
+  private connecting?: NodeJS.Timeout;
+  private firstToken?: NodeJS.Timeout;
+  private idle?: NodeJS.Timeout;
+
+  constructor(
+    private readonly reception: {
+      expire(): void;
+      /** We paused the upstream (our caller is behind): its silence then is ours, not a stall. */
+      holding(): boolean;
+    },
+    call: CompletionCall,
+    connectTimeoutMs: number,
+    private readonly idleTimeoutMs: number,
+  ) {
+    this.deadline = this.start({ kind: 'deadline' }, Math.max(0, call.deadlineAt - Date.now()));
+    this.connecting = this.start({ kind: 'connect-timeout' }, connectTimeoutMs);
+    this.firstToken = this.start({ kind: 'first-token-timeout' }, call.firstTokenTimeoutMs);
+  }
+
+  /** The request went out on a connection (new or kept alive). */
+  connected(): void {
+    clearTimeout(this.connecting);
+    this.connecting = undefined;
+  }
+
+  gotToken(): void {
+    clearTimeout(this.firstToken);
+    this.firstToken = undefined;
+    this.idle = this.start({ kind: 'idle-timeout' }, this.idleTimeoutMs);
+  }
+
+  /** Data of an event arrived (or the caller took a paused queue): the gap starts again. */
+  activity(): void {
+    this.idle?.refresh();
+  }
+
+  clear(): void {
+    for (const timer of [this.deadline, this.connecting, this.firstToken, this.idle]) clearTimeout(timer);
+  }
+
+  private start(failure: UpstreamFailure, ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      if (failure.kind === 'idle-timeout' && this.reception.holding()) return void timer.refresh();
+      this.expired ??= failure;
+      this.reception.expire();
+    }, ms);
+    return timer;
+  }
+}
+
+function receptionHooks(timers: CallTimers): ReceptionHooks {
+  return {
+    connected: () => timers.connected(),
+    firstToken: () => timers.gotToken(),
+    activity: () => timers.activity(),
+    oversize: (limitBytes) => new UpstreamError({ kind: 'oversize', limitBytes }),
+    malformed: malformedError,
+  };
+}
+
+/** undici's own connect timeout (a backstop to ours) is a timeout too; anything else before a status is a failed connect. */
+function connectFailureOf(reason: unknown): UpstreamFailure {
+  return (reason as { code?: unknown } | undefined)?.code === 'UND_ERR_CONNECT_TIMEOUT' ? { kind: 'connect-timeout' } : { kind: 'connect' };
+}
+
+/**
+ * A 200 that is no completion (not JSON, JSON cut short, an HTML page, the wrong shape), told
+ * with the body's content type and first bytes for the log. An error frame stays what it is.
+ */
+function malformedError(cause: unknown, sample: string): Error {
+  if (cause instanceof UpstreamError && cause.failure.kind !== 'malformed') return cause;
+  const what = cause instanceof UpstreamError && cause.failure.kind === 'malformed' ? cause.failure.detail
+    : cause instanceof SyntaxError ? 'not JSON'
+    : `unreadable (${String((cause as Error | undefined)?.message)})`;
+  return new UpstreamError({ kind: 'malformed', detail: `${what}; ${sample}` }, { cause });
 }
 
 /** A call that read its whole answer is ok; one that threw an UpstreamError failed; anything else, its caller left. */
@@ -356,7 +487,8 @@ function completionOf(body: unknown): CompletionDelta {
   if (!body || typeof body !== 'object') throw new UpstreamError({ kind: 'malformed', detail: 'the completion is not an object' });
   const completion = body as { choices?: unknown; usage?: unknown; error?: unknown; object?: unknown };
   if (completion.error !== undefined || completion.object === 'error') chunkDelta(completion);
-  const choice = Array.isArray(completion.choices) ? (completion.choices[0] as Record<string, unknown> | undefined) : undefined;
+  if (!Array.isArray(completion.choices)) throw new UpstreamError({ kind: 'malformed', detail: 'the completion has no choices' });
+  const choice = completion.choices[0] as Record<string, unknown> | undefined;
   const message = (choice?.message ?? {}) as Record<string, unknown>;
   const delta: CompletionDelta = {};
   const content = text(message.content);
@@ -371,6 +503,55 @@ function completionOf(body: unknown): CompletionDelta {
   const usage = usageOf(completion.usage);
   if (usage) delta.usage = usage;
   return delta;
+}
+
+const utf8 = (value: string | undefined) => (value ? Buffer.byteLength(value, 'utf8') : 0);
+
+/** The text the model wrote in a delta, in UTF-8 bytes: what max_output_bytes bounds. */
+function completionBytes(delta: CompletionDelta): number {
+  let bytes = utf8(delta.content) + utf8(delta.reasoning) + utf8(delta.refusal);
+  if (delta.toolCalls) for (const call of delta.toolCalls) bytes += utf8(call.arguments);
+  return bytes;
+}
+
+/**
+ * The text bytes of a native Responses stream, event by event. The model's text comes as `*.delta`
+ * events, then again whole in `output_item.done` and the final response (or only there, from a
+ * server that sends no deltas, or a JSON body): each output item counts once, as the most seen of it.
+ */
+function responsesMeter(): (delta: ResponsesStreamDelta) => number {
+  const counted = new Map<number, number>();
+  const grow = (index: number, bytes: number) => {
+    const before = counted.get(index) ?? 0;
+    counted.set(index, Math.max(before, bytes));
+    return Math.max(0, bytes - before);
+  };
+  return ({ event }) => {
+    if (!event) return 0;
+    const index = typeof event.output_index === 'number' ? event.output_index : -1;
+    if (event.type.endsWith('.delta')) return typeof event.delta === 'string' ? grow(index, (counted.get(index) ?? 0) + utf8(event.delta)) : 0;
+    if (event.type === 'response.output_item.done') return grow(index, itemTextBytes(event.item));
+    const output = (event.response as { output?: unknown } | undefined)?.output;
+    if (!Array.isArray(output)) return 0;
+    return output.reduce((sum: number, item, position) => sum + grow(position, itemTextBytes(item)), 0);
+  };
+}
+
+/** The text of one Responses output item: message text and refusals, reasoning and its summary, tool arguments or input. */
+function itemTextBytes(raw: unknown): number {
+  if (!raw || typeof raw !== 'object') return 0;
+  const item = raw as { content?: unknown; summary?: unknown; arguments?: unknown; input?: unknown };
+  let bytes = 0;
+  for (const parts of [item.content, item.summary]) {
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts as { text?: unknown; refusal?: unknown }[]) {
+      if (typeof part?.text === 'string') bytes += utf8(part.text);
+      if (typeof part?.refusal === 'string') bytes += utf8(part.refusal);
+    }
+  }
+  if (typeof item.arguments === 'string') bytes += utf8(item.arguments);
+  if (typeof item.input === 'string') bytes += utf8(item.input);
+  return bytes;
 }
 
 /** One event of a native Responses stream; an error event or a failed response is an error frame. */

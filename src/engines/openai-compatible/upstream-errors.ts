@@ -10,15 +10,21 @@ export interface MappedFailure {
   retryable: boolean;
   /** Seconds to wait before that attempt. */
   waitSeconds: number;
-  /** The operator's mistake (a wrong upstream key): logged as a configuration error. */
+  /** The operator's mistake (a wrong upstream key, a model the server does not know): logged as a configuration error. */
   misconfigured: boolean;
+  /** For a misconfiguration: what the operator should check (the log line's message). */
+  configurationHint?: string;
 }
 
 /**
  * What the client is told when the upstream fails. Connect failures and 429 are the model being
- * unavailable (503, with the upstream's Retry-After); a rejected upstream key is too (the
- * operator's fault, never the caller's); 5xx, error frames, cut streams and garbage are the
- * model failing (502); the deadlines are 504. Messages name no address and echo no upstream body.
+ * unavailable (503, with the upstream's Retry-After); a rejected upstream key or an unknown model
+ * is too (the operator's fault, never the caller's); 5xx, error frames, cut streams, garbage and
+ * answers over the byte limit are the model failing (502); the deadlines are 504. Only what may
+ * go better at once is retried: a refused connect (instant), a short 429, a 5xx, an error frame,
+ * a cut stream — not a connect that timed out (a retry would double the wait the operator set),
+ * a 200 that is no completion, or an answer over its limit (the same request gets the same).
+ * Messages name no address and echo no upstream body.
  */
 export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
   const failure: UpstreamFailure = error.failure;
@@ -26,6 +32,8 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
   switch (failure.kind) {
     case 'connect':
       return { ...base, retryable: true, error: new ApiError('model_unavailable', { message: 'The model server could not be reached; retry shortly.', retryAfter: 5, cause: error }) };
+    case 'connect-timeout':
+      return { ...base, error: new ApiError('model_unavailable', { message: 'The model server could not be reached in time; retry shortly.', retryAfter: 5, cause: error }) };
     case 'status': {
       const { status, retryAfterSeconds } = failure;
       if (status === 429) {
@@ -37,7 +45,20 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
         };
       }
       if (status === 401 || status === 403) {
-        return { ...base, misconfigured: true, error: new ApiError('model_unavailable', { message: 'The model server refused this service\'s credentials; the operator has been told.', cause: error }) };
+        return {
+          ...base,
+          misconfigured: true,
+          configurationHint: "the upstream refused our credentials: check the model entry's api_key_env",
+          error: new ApiError('model_unavailable', { message: 'The model server refused this service\'s credentials; the operator has been told.', cause: error }),
+        };
+      }
+      if (status === 404) {
+        return {
+          ...base,
+          misconfigured: true,
+          configurationHint: "the upstream does not know the model (HTTP 404): check the model entry's options.model and base_url",
+          error: new ApiError('model_unavailable', { message: 'The model server does not serve this model; the operator has been told.', cause: error }),
+        };
       }
       if (status >= 500) {
         return { ...base, retryable: true, waitSeconds: retryAfterSeconds ?? 0, error: new ApiError('model_error', { message: `The model server failed (HTTP ${status}).`, cause: error }) };
@@ -51,15 +72,22 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
     case 'malformed':
       return { ...base, error: new ApiError('model_error', { message: 'The model server sent a response that is not an OpenAI-compatible completion.', cause: error }) };
     case 'oversize':
-      return { ...base, error: new ApiError('model_error', { message: `The model server's answer exceeded ${sizeOf(failure.limitBytes)}.`, cause: error }) };
+      return { ...base, error: new ApiError('model_error', { message: `The model's answer exceeded the limit of ${sizeOf(failure.limitBytes)}.`, cause: error }) };
     case 'first-token-timeout':
       return { ...base, error: new ApiError('request_timeout', { message: 'The model did not start answering in time.', cause: error }) };
+    case 'idle-timeout':
+      return { ...base, error: new ApiError('request_timeout', { message: 'The model stopped sending its answer before it was complete.', cause: error }) };
     case 'deadline':
       return { ...base, error: new ApiError('request_timeout', { message: 'The model did not finish in time.', cause: error }) };
   }
 }
 
-const sizeOf = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`);
+/** A limit as the operator wrote it: whole MiB or KiB, else exact bytes (never a rounded figure that reads as another limit). */
+function sizeOf(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
 
 /** A provider that refused a parameter it does not know (some refuse `stream_options`). */
 export function refusedParameter(error: UpstreamError, parameter: string): boolean {

@@ -9,6 +9,31 @@ export interface Reader<T> {
   chunk(chunk: unknown): T;
   /** Whether this delta is the model answering (ends the first-token wait). */
   isToken(delta: T): boolean;
+  /** A fresh count for one call: the bytes of text the model wrote in each delta (max_output_bytes). */
+  meter(): (delta: T) => number;
+}
+
+/** What one call may receive; each crossing fails it as oversize, the connection closed at once. */
+export interface ReceptionLimits {
+  /** The model's text (answer, reasoning, refusal, tool arguments) in UTF-8 bytes, counted as deltas arrive. */
+  outputBytes: number;
+  /** One SSE event, or a whole JSON body, on the wire before it is parsed: the most an answer within outputBytes takes. */
+  frameBytes: number;
+  /** The whole response on the wire: the last guard. */
+  responseBytes: number;
+}
+
+/** What the caller is told as a response arrives, and how it names the failures the reception finds. */
+export interface ReceptionHooks {
+  /** The request went out on a connection. */
+  connected(): void;
+  /** The first delta that is the model answering. */
+  firstToken(): void;
+  /** Data of an event arrived (once per socket read, not per event), or a paused upstream was resumed. */
+  activity(): void;
+  oversize(limitBytes: number): Error;
+  /** A body or event that is not what the reader expects (`cause` is the parse or shape error); `sample` is for the log. */
+  malformed(cause: unknown, sample: string): Error;
 }
 
 /** Error bodies are read only this far: they are for logs, never shown to clients. */
@@ -19,6 +44,14 @@ const QUEUE_HIGH_WATER = 256;
 
 /** Why a reception stops reading by itself (an error body read far enough, a drain cut short). */
 const ENOUGH = new Error('read far enough');
+
+/** The first bytes of an unreadable answer that go to the log. */
+const SAMPLE_BYTES = 200;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const BLANK_LINE_LF = Buffer.from('\n\n');
+const BLANK_LINE_CRLF = Buffer.from('\n\r\n');
 
 /**
  * One upstream response, read as undici delivers it (a dispatch handler): no body stream, no
@@ -43,14 +76,26 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   private body?: Buffer[];
   /** Bytes of the body received so far. */
   private received = 0;
+  /** Bytes of the SSE stream since its last blank line: the event the parser holds unfinished. */
+  private eventBytes = 0;
+  private endedWithLf = false;
+  /** Bytes of text the model wrote so far, by the reader's meter. */
+  private output = 0;
+  private readonly meter: (delta: T) => number;
+  private tokenSeen = false;
 
   constructor(
     private readonly reader: Reader<T>,
-    private readonly gotToken: () => void,
-    /** A 200 answer beyond this many bytes fails with `oversize()`. */
-    private readonly maxBytes: number,
-    private readonly oversize: () => Error,
-  ) {}
+    private readonly limits: ReceptionLimits,
+    private readonly hooks: ReceptionHooks,
+  ) {
+    this.meter = reader.meter();
+  }
+
+  /** The upstream is paused until the caller takes the queue. */
+  get paused(): boolean {
+    return this.controller?.paused ?? false;
+  }
 
   /** Resolves at the next change: a status, deltas queued, the end, or an error. */
   changed(): Promise<void> {
@@ -61,7 +106,11 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   take(): T[] {
     const taken = this.queue;
     this.queue = [];
-    if (this.controller?.paused) this.controller.resume();
+    if (this.controller?.paused) {
+      // The wait was ours, not the upstream's: it does not count as a gap in its answer.
+      this.hooks.activity();
+      this.controller.resume();
+    }
     return taken;
   }
 
@@ -80,7 +129,8 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.abortReason) controller.abort(this.abortReason);
+    if (this.abortReason) return controller.abort(this.abortReason);
+    this.hooks.connected();
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -99,12 +149,10 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.complete || this.error) return; // draining after [DONE], or failing
     this.received += chunk.length;
-    if (this.status === 200 && this.received > this.maxBytes) {
-      this.fail(this.oversize());
-      controller.abort(ENOUGH);
-      return;
-    }
+    if (this.status === 200 && this.received > this.limits.responseBytes) return this.oversized(controller, this.limits.responseBytes);
     if (this.sse) return this.frames(controller, chunk);
+    // A JSON answer is parsed whole: one larger than an answer within the limit can be is refused before it is all held.
+    if (this.status === 200 && this.received > this.limits.frameBytes) return this.oversized(controller, this.limits.outputBytes);
     this.body!.push(chunk);
     if (this.status !== 200 && this.received >= ERROR_BODY_BYTES) {
       this.finish();
@@ -117,13 +165,16 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     if (this.complete || this.error) return;
     if (this.status === 200 && this.body) {
       // One JSON completion: asked for without streaming, or a server that ignored `stream`.
+      const body = Buffer.concat(this.body);
       let delta: T;
       try {
-        delta = this.reader.json(JSON.parse(Buffer.concat(this.body).toString('utf8')));
+        delta = this.reader.json(JSON.parse(body.toString('utf8')));
       } catch (error) {
-        return this.fail(error);
+        return this.fail(this.hooks.malformed(error, sampleOf(this.headers!['content-type'], body)));
       }
-      this.gotToken();
+      this.output += this.meter(delta);
+      if (this.output > this.limits.outputBytes) return this.fail(this.hooks.oversize(this.limits.outputBytes));
+      this.hooks.firstToken();
       this.queue.push(delta);
     }
     // A stream that ends without [DONE] ends all the same: what came is the answer.
@@ -138,9 +189,14 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   }
 
   private frames(controller: Dispatcher.DispatchController, bytes: Buffer): void {
+    this.eventBytes = this.bytesSinceBlankLine(bytes);
+    // Checked before the parser holds these bytes: an event larger than any answer within the limit is never buffered whole.
+    if (this.eventBytes > this.limits.frameBytes) return this.oversized(controller, this.limits.outputBytes);
     const { parser, decoder, pending } = this.sse!;
     // StringDecoder keeps a character split across chunks whole, at a third of TextDecoder's cost per chunk.
     parser.feed(decoder.write(bytes));
+    // Keep-alive comments are not activity; an event, or part of one, is. Once per read, whatever it held.
+    if (pending.length > 0 || this.eventBytes > 0) this.hooks.activity();
     let queued = false;
     for (const data of pending) {
       // After [DONE] the rest is drained, not cut: the server ends the response right after it.
@@ -148,27 +204,71 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
         this.finish();
         break;
       }
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(data);
-      } catch {
-        continue; // a keep-alive sent as a data line: not JSON, not content
-      }
-      let delta: T;
-      try {
-        delta = this.reader.chunk(chunk);
-      } catch (error) {
-        this.fail(error);
+      const delta = this.deltaOf(data);
+      if (this.error) {
         controller.abort(ENOUGH);
         break;
       }
-      if (this.reader.isToken(delta)) this.gotToken();
+      if (delta === undefined) continue;
       this.queue.push(delta);
       queued = true;
     }
     pending.length = 0;
     if (this.queue.length >= QUEUE_HIGH_WATER && !this.complete) controller.pause();
     if (queued) this.notify();
+  }
+
+  /**
+   * One event's delta, counted against the output limit; undefined for a keep-alive sent as a
+   * `data:` line (not JSON, not content) or when the event failed the call (an error frame, an
+   * unreadable chunk, the limit crossed: nothing past it is queued).
+   */
+  private deltaOf(data: string): T | undefined {
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+    let delta: T;
+    try {
+      delta = this.reader.chunk(chunk);
+    } catch (error) {
+      this.fail(this.hooks.malformed(error, `an event: ${sampleOf(this.headers!['content-type'], data)}`));
+      return undefined;
+    }
+    this.output += this.meter(delta);
+    if (this.output > this.limits.outputBytes) {
+      this.fail(this.hooks.oversize(this.limits.outputBytes));
+      return undefined;
+    }
+    if (!this.tokenSeen && this.reader.isToken(delta)) {
+      this.tokenSeen = true;
+      this.hooks.firstToken();
+    }
+    return delta;
+  }
+
+  /**
+   * The bytes of the stream after its last blank line (the end of an event or comment), this
+   * chunk included: what the parser is holding. A blank line split across chunks is seen; a
+   * stream with bare CR line ends (allowed, never seen in practice) is counted long, failing early.
+   */
+  private bytesSinceBlankLine(bytes: Buffer): number {
+    const lf = bytes.lastIndexOf(BLANK_LINE_LF);
+    const crlf = bytes.lastIndexOf(BLANK_LINE_CRLF);
+    const end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3);
+    const endedWithLf = this.endedWithLf;
+    this.endedWithLf = bytes.length > 0 && bytes[bytes.length - 1] === LF;
+    if (end >= 0) return bytes.length - end;
+    if (endedWithLf && bytes[0] === LF) return bytes.length - 1;
+    if (endedWithLf && bytes[0] === CR && bytes[1] === LF) return bytes.length - 2;
+    return this.eventBytes + bytes.length;
+  }
+
+  private oversized(controller: Dispatcher.DispatchController, limitBytes: number): void {
+    this.fail(this.hooks.oversize(limitBytes));
+    controller.abort(ENOUGH);
   }
 
   private finish(): void {
@@ -186,4 +286,12 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     this.wake = undefined;
     wake?.();
   }
+}
+
+/** What an unreadable answer was, for the log: its content type, size and first bytes (quoted, so control characters stay visible). */
+function sampleOf(contentType: string | string[] | undefined, text: Buffer | string): string {
+  const type = Array.isArray(contentType) ? contentType[0] : contentType;
+  const bytes = typeof text === 'string' ? Buffer.from(text.slice(0, SAMPLE_BYTES)) : text;
+  const size = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+  return `content-type ${type ?? 'none'}, ${size} bytes, beginning ${JSON.stringify(bytes.subarray(0, SAMPLE_BYTES).toString('utf8'))}`;
 }

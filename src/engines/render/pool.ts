@@ -3,6 +3,7 @@ import { ApiError } from '../../contract/errors.ts';
 import type { CheckedImage } from '../../media/image.ts';
 import { JobTimeoutError, PoolFullError, WorkerPool } from '../../workers/pool.ts';
 import type { AnimationReport } from '../../svg/animation/measure.ts';
+import type { ModelAnswer, ModelSvgVerdict } from '../../svg/model-output.ts';
 import type { RenderJobs } from './jobs.ts';
 
 export interface RenderPoolOptions {
@@ -62,6 +63,34 @@ export class RenderPool {
     } catch (error) {
       if (signal.aborted || error instanceof PoolFullError) throw this.failure(error, signal, '');
       throw new ApiError('invalid_request', { param, message: `Invalid image in '${param}': it could not be prepared for the model.`, cause: error });
+    }
+  }
+
+  /**
+   * Tokens in these texts by a common encoding, counted in a worker, for a server that reported
+   * no usage. When the workers cannot count them (at capacity, past the deadline), about one
+   * token per three characters — the count only estimates the model's own tokenizer anyway, and
+   * real work is never settled as zero.
+   */
+  async countTokens(texts: string[], signal: AbortSignal): Promise<number> {
+    try {
+      return await this.pool.run('tokens', { texts }, signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason ?? error;
+      return texts.reduce((sum, text) => sum + Math.ceil(text.length / 3), 0);
+    }
+  }
+
+  /**
+   * A model's answer through the model-output pipeline, off the event loop (for answers large
+   * enough to hold it): the document and whether it shows anything, or why it is unusable. One
+   * that cannot be finished in time fails its output (`502 model_error`).
+   */
+  async modelSvg(answer: ModelAnswer, signal: AbortSignal): Promise<ModelSvgVerdict> {
+    try {
+      return await this.pool.run('modelSvg', answer, signal);
+    } catch (error) {
+      throw this.failure(error, signal, 'The model\'s answer could not be read.');
     }
   }
 

@@ -8,16 +8,17 @@ import { svgViewBox } from '../../svg/geometry.ts';
 import type { SvgElement } from '../../svg/tree.ts';
 
 /**
- * A sandbox drawing: a root opening tag plus element parts, so it can be streamed as a snapshot
- * draft followed by delta drafts.
+ * A sandbox drawing: a root opening tag plus element parts, so it can be streamed as drafts that
+ * grow by one part each.
  */
 export interface Artwork {
   open: string;
   parts: string[];
 }
 
-export function artworkMarkup(art: Artwork): string {
-  return `${art.open}${art.parts.join('')}</svg>`;
+/** The document of the first `parts` parts (all of them by default), closed. */
+export function artworkMarkup(art: Artwork, parts = art.parts.length): string {
+  return `${art.open}${art.parts.slice(0, parts).join('')}</svg>`;
 }
 
 const DEFAULT_VIEWBOX: ViewBox = { minX: 0, minY: 0, width: 512, height: 512 };

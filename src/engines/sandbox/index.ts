@@ -71,7 +71,7 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
       for (let index = 0; index < outputs; index++) {
         yield { type: 'generating', index, text: 'Sandbox: drawing a placeholder (no model is called).' };
       }
-      // Interleave the outputs step by step: a snapshot draft, one delta per part, then content.
+      // Interleave the outputs step by step: a draft per part (the document so far, closed), then content.
       const steps = Math.max(...works.map((w) => w.parts.length));
       for (let step = 0; step <= steps; step++) {
         for (let index = 0; index < outputs; index++) {
@@ -87,10 +87,8 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
             }
             continue;
           }
-          if (step === 0) {
-            yield { type: 'draft', index, svg: art.open + art.parts[0]!, update: 'snapshot' };
-          } else if (step < art.parts.length) {
-            yield { type: 'draft', index, svg: art.parts[step]!, update: 'delta' };
+          if (step < art.parts.length) {
+            yield { type: 'draft', index, svg: artworkMarkup(art, step + 1) };
           } else if (step === art.parts.length) {
             const svg = artworkMarkup(art);
             // Known good by construction (it renders, moves, stays in the box and never flashes):

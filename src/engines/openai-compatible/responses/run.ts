@@ -5,7 +5,6 @@ import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/res
 import type { ResponsesJob } from '../../engine.ts';
 import type { ConcurrencyLimit } from '../concurrency.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
-import { countTokens } from '../token-count.ts';
 import { FINISHED, UpstreamError, type UpstreamClient, type UpstreamUsage } from '../upstream-client.ts';
 import { mapUpstreamFailure, refusedParameter } from '../upstream-errors.ts';
 import { ResponseBuilder } from './builder.ts';
@@ -22,6 +21,8 @@ export interface ResponsesRunContext {
   options: OpenAiCompatibleOptions;
   client: UpstreamClient;
   limit: ConcurrencyLimit;
+  /** Tokens in texts by a common encoding, counted off the event loop (for a server that reports no usage). */
+  countTokens(texts: string[], signal: AbortSignal): Promise<number>;
   /** A checked image as a data: URL of at most `maxSide` pixels a side. */
   referenceImage(ref: import('../../../media/inputs.ts').ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
   logger?: Logger;
@@ -52,6 +53,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
   if (job.signal.aborted) onAbort();
   else job.signal.addEventListener('abort', onAbort, { once: true });
   const signal = abort.signal;
+  const count: Count = (texts) => ctx.countTokens(texts, signal);
   try {
     // Inputs first: an image that cannot be fetched or decoded is a plain 400 before any model work.
     const imageUrls = new Map<object, string>();
@@ -88,7 +90,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
             }
             const { events, end } = reader.end();
             yield* events;
-            yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx) });
+            yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx, count) });
           } else {
             const reader = new PassthroughReader(builder);
             for await (const delta of client.respond(call(passthroughBody!))) {
@@ -96,7 +98,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
               else if (delta.event) yield* reader.take(delta.event);
             }
             const end = reader.end();
-            yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx) });
+            yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx, count) });
           }
           return;
         } catch (error) {
@@ -106,7 +108,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
             continue;
           }
           const mapped = mapUpstreamFailure(error);
-          if (mapped.misconfigured) ctx.logger?.error({ err: error, model: entry.id }, "the upstream refused our credentials: check the model entry's api_key_env");
+          if (mapped.misconfigured) ctx.logger?.error({ err: error, model: entry.id }, mapped.configurationHint ?? 'the model entry is misconfigured');
           else ctx.logger?.warn({ err: error, model: entry.id }, 'upstream Responses call failed');
           if (mapped.retryable && !retried && !builder.forwarded) {
             retried = true;
@@ -136,9 +138,12 @@ function wire(usage: UpstreamUsage, reasoningTokens: number): ResponsesUsage {
   };
 }
 
-async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: string): Promise<number> {
+/** Counts tokens in texts (ResponsesRunContext.countTokens, bound to the request's signal). */
+type Count = (texts: string[]) => Promise<number>;
+
+async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: string, count: Count): Promise<number> {
   if (usage?.reasoningTokens !== undefined || reasoning === '') return 0;
-  return countTokens([reasoning]);
+  return count([reasoning]);
 }
 
 /**
@@ -146,8 +151,8 @@ async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: st
  * calls are: the messages' text, the tool definitions and replayed calls, each image at the
  * entry's allowance in; the answer, its reasoning and its tool calls out.
  */
-async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunContext): Promise<ResponsesUsage> {
-  const reasoningTokens = await reasoningTokensOf(end.usage, end.reasoning);
+async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunContext, count: Count): Promise<ResponsesUsage> {
+  const reasoningTokens = await reasoningTokensOf(end.usage, end.reasoning, count);
   if (end.usage) return wire(end.usage, reasoningTokens);
   const texts: string[] = [];
   for (const message of chat.messages) {
@@ -156,15 +161,15 @@ async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunCon
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
   }
   if (chat.body.tools) texts.push(JSON.stringify(chat.body.tools));
-  const prompt = (await countTokens(texts)) + chat.images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-  const completion = await countTokens(end.written);
+  const prompt = (await count(texts)) + chat.images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+  const completion = await count(end.written);
   return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, Math.min(reasoningTokens, completion));
 }
 
-async function usageOfPassthrough(end: PassthroughEnd, body: Record<string, unknown>, images: number, ctx: ResponsesRunContext): Promise<ResponsesUsage> {
+async function usageOfPassthrough(end: PassthroughEnd, body: Record<string, unknown>, images: number, ctx: ResponsesRunContext, count: Count): Promise<ResponsesUsage> {
   if (end.usage) return wire(end.usage, 0);
   const input = JSON.stringify({ instructions: body.instructions, input: body.input, tools: body.tools }, (key, value: unknown) => (key === 'image_url' ? '' : value));
-  const prompt = (await countTokens([input])) + images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-  const completion = await countTokens(end.written);
+  const prompt = (await count([input])) + images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
+  const completion = await count(end.written);
   return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, 0);
 }

@@ -1,7 +1,7 @@
 // The outputs of a run, one card each, in output order: a placeholder while the model starts,
 // the growing draft while it streams, then the final SVG with its download link.
 import { el, formatBytes } from './dom.js';
-import { SvgImage, nextDraft, previewOfDraft, svgObjectUrl } from './svg-images.js';
+import { SvgImage, svgObjectUrl } from './svg-images.js';
 
 const STATE_LABEL = { pending: 'Starting', draft: 'Draft', final: 'Final', failed: 'Failed' };
 
@@ -39,7 +39,8 @@ export class OutputBoard {
   draft(event) {
     const card = this.cardOf(event);
     if (card.state === 'final') return;
-    card.draft = nextDraft(card.draft, event);
+    // Every draft is a whole document: it replaces the last one and is shown as sent.
+    card.draft = event.svg;
     this.setState(card, 'draft');
     card.facts.textContent = `${formatBytes(card.draft.length)} so far`;
     // Drafts can arrive faster than frames: render the latest one per frame.
@@ -48,7 +49,7 @@ export class OutputBoard {
   }
 
   renderDrafts() {
-    for (const card of this.pendingDrafts) if (card.state === 'draft') card.image.show(previewOfDraft(card.draft));
+    for (const card of this.pendingDrafts) if (card.state === 'draft') card.image.show(card.draft);
     this.pendingDrafts.clear();
   }
 

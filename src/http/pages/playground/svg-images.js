@@ -7,22 +7,8 @@ export function svgObjectUrl(markup) {
 }
 
 /**
- * The markup of a stream's drafts so far. A `snapshot` replaces the draft, a `delta` appends to
- * it (a draft without `update_type` is taken as a snapshot).
- */
-export function nextDraft(previous, event) {
-  return event.update_type === 'delta' ? previous + event.svg : event.svg;
-}
-
-/** A draft is the document so far with its root left open: close it to preview it. */
-export function previewOfDraft(markup) {
-  return /<\/svg>\s*$/.test(markup) ? markup : `${markup}</svg>`;
-}
-
-/**
  * An <img> showing SVG markup that changes over time. A new picture replaces the shown one only
- * once it has loaded (a draft cut inside an element does not parse yet, and the last good one
- * stays), and a late-loading draft never replaces a newer picture.
+ * once it has loaded, and a late-loading draft never replaces a newer picture.
  */
 export class SvgImage {
   constructor(img, onShown = () => {}) {

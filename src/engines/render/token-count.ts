@@ -1,8 +1,10 @@
 /**
  * Tokens in a text by the o200k_base encoding, for servers that report no usage. Any model's
  * own tokenizer differs somewhat; this one is bundled with the package (nothing downloads) and
- * counts real work as real tokens, never as zero. Loaded on first use (its tables take about
- * half a second to load), since most servers report usage.
+ * counts real work as real tokens, never as zero. It runs in the render workers, never on the
+ * event loop: its tables take half a second to load, and it reads about a megabyte a second
+ * (markup is many short tokens), so one large answer would stall every other request. Loaded
+ * on first use, since most servers report usage.
  */
 let encoder: Promise<(text: string) => number> | undefined;
 

@@ -1,0 +1,126 @@
+import type { ViewBox } from '../../contract/common.ts';
+import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
+
+/** Drafts after the first: at most one per this many milliseconds. */
+export const DRAFT_INTERVAL_MS = 100;
+
+/**
+ * Drafts stop once the SVG being written passes this many characters; its `content` event
+ * follows. Each draft is the whole document so far, so past this size previews would cost the
+ * server and the client more than they show.
+ */
+export const DRAFT_MAX_CHARS = 64 * 1024;
+
+/**
+ * A draft after the first waits until the SVG has grown by this share of what the last attempt
+ * read (about one element, for a small document): the sizes drafted grow geometrically, so all
+ * the drafts of one answer together cost a small multiple of DRAFT_MAX_CHARS, however it streams.
+ */
+const DRAFT_GROWTH = 1 / 8;
+
+/** A drawing element's start tag, closed: what the first draft needs at the least. */
+const CLOSED_SHAPE_TAG = new RegExp(`<(?:${DRAWING_ELEMENTS.join('|')})[\\s/>][^<]*>`, 'i');
+
+/** `<svg` followed by what may follow an element name (or the end of the text seen so far). */
+const SVG_OPENING = /<svg(?=[\s>/]|$)/gi;
+
+/** How the drafts of one upstream answer are made. */
+export interface DraftOptions {
+  /** The viewBox the model was asked for: the draft's when the SVG has none yet. */
+  fallbackViewBox: string;
+  /** The request's viewBox, applied to every draft as to the content. */
+  viewBox?: ViewBox | null;
+  /** Milliseconds between drafts (default DRAFT_INTERVAL_MS; tests set 0 to see every draft due). */
+  intervalMs?: number;
+}
+
+/**
+ * The drafts of one answer, made from its content as it streams. Each chunk costs work in
+ * proportion to its own length: the first `<svg` is found by scanning only the new text, and
+ * what follows it is kept apart from the prose before. A draft reads that text (at most
+ * DRAFT_MAX_CHARS), so it is made only when it may show something new: an element has closed
+ * since the last, DRAFT_INTERVAL_MS have passed, and the SVG has grown by DRAFT_GROWTH.
+ */
+export class DraftMaker {
+  /** The end of the content seen so far: a `<svg` may be split across two chunks. */
+  private tail = '';
+  /** The text from one character before the first `<svg` (a JSON string's quote), in pieces. */
+  private pieces: string[] = [];
+  private length = 0;
+  /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
+  private state: 'waiting' | 'drafting' | 'done' = 'waiting';
+  /** A `>` arrived since the last attempt: an element may have completed. */
+  private unseenClose = false;
+  private attemptedAt = 0;
+  /** The SVG's length at the last attempt, 0 before the first. */
+  private attemptedLength = 0;
+  private lastDraft?: string;
+
+  constructor(private readonly options: DraftOptions) {}
+
+  /** Takes the next piece of content; returns a new draft when one is due. */
+  push(content: string): string | undefined {
+    if (this.state === 'waiting') {
+      // Until an <svg begins, prose costs a search of the new text only.
+      const scan = this.tail + content;
+      const opening = lastSvgOpening(scan, this.tail.length);
+      this.tail = scan.slice(-4);
+      if (opening < 0) return undefined;
+      this.begin(scan.slice(Math.max(0, opening - 1)));
+    } else if (this.state === 'drafting') {
+      this.grow(content);
+    }
+    if (this.state !== 'drafting') return undefined;
+    if (content.includes('>')) this.unseenClose = true;
+    return this.attempt();
+  }
+
+  /**
+   * From the first `<svg` on, the text is kept whole: which document it holds (a nested
+   * `<svg>`, or a model that starts over) is the extractor's to decide, as for the content.
+   */
+  private begin(svg: string): void {
+    this.pieces = [svg];
+    this.length = svg.length;
+    this.state = svg.length > DRAFT_MAX_CHARS ? 'done' : 'drafting';
+  }
+
+  private grow(content: string): void {
+    this.pieces.push(content);
+    this.length += content.length;
+    if (this.length > DRAFT_MAX_CHARS) {
+      this.state = 'done';
+      this.pieces = [];
+    }
+  }
+
+  private attempt(): string | undefined {
+    if (!this.unseenClose) return undefined;
+    const now = performance.now();
+    if (this.attemptedLength > 0) {
+      if (now - this.attemptedAt < (this.options.intervalMs ?? DRAFT_INTERVAL_MS)) return undefined;
+      if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
+    }
+    this.unseenClose = false;
+    const svg = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    this.pieces = [svg];
+    // Before the first draft, a whole repair waits for a drawing element's start tag to close.
+    if (this.lastDraft === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
+    this.attemptedAt = now;
+    this.attemptedLength = this.length;
+    const draft = draftFromModelText(svg, this.options.fallbackViewBox, this.options.viewBox);
+    if (draft === undefined || draft === this.lastDraft) return undefined;
+    this.lastDraft = draft;
+    return draft;
+  }
+}
+
+/** Where the last `<svg` opening that ends past `seen` characters starts in `text`, or -1. */
+function lastSvgOpening(text: string, seen: number): number {
+  let last = -1;
+  SVG_OPENING.lastIndex = Math.max(0, seen - 3);
+  for (let match = SVG_OPENING.exec(text); match; match = SVG_OPENING.exec(text)) {
+    if (match.index + 4 > seen) last = match.index;
+  }
+  return last;
+}
