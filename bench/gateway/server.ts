@@ -16,7 +16,8 @@ const roomy = { limit: 1_000_000_000, window_seconds: 3600 };
 const BILLING = { kind: 'fixed_credit', credits: { svg_generate: 1, svg_vectorize: 0 } };
 
 export interface ServerOptions {
-  cpu: number;
+  /** The core(s) the server runs on, as taskset -c takes them (`0`, `0,1`). */
+  cpu: number | string;
   upstreamUrl: string;
   /** The paced upstream of the first-draft measurement (model up-paced). */
   pacedUrl: string;
@@ -30,6 +31,8 @@ export interface ServerOptions {
   bin?: string;
   /** Catalog entries instead of the gateway benchmark's (then upstreamUrl and pacedUrl go unused). */
   models?: object[];
+  /** More top-level config sections (e.g. `metrics`). */
+  config?: Record<string, unknown>;
 }
 
 export interface InkwellProcess {
@@ -54,6 +57,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
   writeFileSync(
     configFile,
     JSON.stringify({
+      ...options.config,
       log: { level: 'silent' },
       billing: { starter_credits: 1_000_000_000 },
       limits: { requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy }, outputs: roomy },

@@ -99,6 +99,16 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     assert.equal(await collect(client.complete(call()), true), pieces.join(''));
   });
 
+  it('delivers an answer of 50 000 events whole and in order, read a batch at a time', async () => {
+    // Just under the default output limit, written at once: most of it waits in the socket.
+    const pieces = Array.from({ length: 50_000 }, (_, i) => `<g id="p${i}"/>`);
+    handler = (_request, response) => {
+      sse(response);
+      response.end(pieces.map(chunk).join('') + 'data: [DONE]\n\n');
+    };
+    assert.equal(await collect(client.complete(call())), pieces.join(''));
+  });
+
   it('reads an error body only so far, and reports the status with the provider message', async () => {
     handler = (_request, response) => {
       response.writeHead(500, { 'content-type': 'application/json', 'retry-after': '7' });

@@ -6,10 +6,11 @@ export const DRAFT_INTERVAL_MS = 100;
 
 /**
  * Drafts stop once the SVG being written passes this many characters; its `content` event
- * follows. Each draft is the whole document so far, so past this size previews would cost the
- * server and the client more than they show.
+ * follows. Each draft is the whole document so far (repaired, sanitized, serialized on the event
+ * loop), so past this size previews would cost the server and the client more than they show;
+ * most drawings models write are well under it (2–20 KB).
  */
-export const DRAFT_MAX_CHARS = 64 * 1024;
+export const DRAFT_MAX_CHARS = 32 * 1024;
 
 /**
  * A draft after the first waits until the SVG has grown by this share of what the last attempt

@@ -1,6 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
+import { yieldIfBusy } from './turn-budget.ts';
 import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './upstream-reception.ts';
 
 /**
@@ -126,12 +126,6 @@ const JSON_ESCAPE_FACTOR = 6;
 /** Room in one event or body beyond the escaped text: ids, usage, tool names, a response's echoed fields. */
 const FRAME_ALLOWANCE_BYTES = 64 * 1024;
 
-/**
- * The longest one call's answer is read without giving the event loop a turn. Several calls
- * that yield in the same turn each run this long before the loop polls again, so it is small.
- */
-const TURN_MS = 4;
-
 /** A server that keeps the response open after [DONE] is cut off after this long. */
 const DRAIN_AFTER_DONE_MS = 100;
 
@@ -207,7 +201,7 @@ export class UpstreamClient {
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
     const timers: CallTimers = new CallTimers(
-      { expire: () => reception.abort(FINISHED), holding: () => reception.paused },
+      { expire: () => reception.abort(FINISHED), holding: () => reception.paused || reception.queued },
       call,
       this.connectTimeoutMs,
       this.idleTimeoutMs ?? call.firstTokenTimeoutMs,
@@ -238,25 +232,20 @@ export class UpstreamClient {
         });
       }
       yield { accepted: true } as T;
-      let turnStarted = performance.now();
       for (;;) {
+        // Fast servers must not keep the event loop to themselves: once this turn's budget for
+        // reading answers is spent, the next batch waits for the next turn (its upstream stays
+        // paused meanwhile, so nothing piles up).
+        await yieldIfBusy();
         // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
         const deltas = reception.take();
         for (const delta of deltas) yield delta;
-        if (deltas.length > 0) {
-          // More may have come while the caller took these (taking resumes a paused upstream,
-          // which can hand over what it buffered at once): a fast server must not keep the event
-          // loop to itself, so after TURN_MS the rest waits for the loop's next turn.
-          if (performance.now() - turnStarted >= TURN_MS) {
-            await nextTurn();
-            turnStarted = performance.now();
-          }
-          continue;
-        }
+        // More may be queued, or have come while the caller took these: taking resumes a paused
+        // upstream, which can hand over what it buffered at once.
+        if (deltas.length > 0 || reception.queued) continue;
         if (reception.error) return fail(reception.error.reason, { kind: 'dropped' });
         if (reception.complete) return;
         await reception.changed();
-        turnStarted = performance.now();
       }
     } catch (error) {
       if (error instanceof UpstreamError) failure = error.failure;

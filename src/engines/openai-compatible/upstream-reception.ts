@@ -39,8 +39,11 @@ export interface ReceptionHooks {
 /** Error bodies are read only this far: they are for logs, never shown to clients. */
 const ERROR_BODY_BYTES = 8192;
 
-/** Deltas queued beyond this pause the upstream socket until the caller takes them. */
+/** Events queued beyond this pause the upstream socket until the caller takes them. */
 const QUEUE_HIGH_WATER = 256;
+
+/** Events read into deltas per take(): a few hundred microseconds of work. */
+const TAKE_BATCH = 128;
 
 /** Why a reception stops reading by itself (an error body read far enough, a drain cut short). */
 const ENOUGH = new Error('read far enough');
@@ -54,9 +57,18 @@ const BLANK_LINE_LF = Buffer.from('\n\n');
 const BLANK_LINE_CRLF = Buffer.from('\n\r\n');
 
 /**
+ * What arrived and is not read yet: one SSE event's data, or a whole JSON body. Reading it (JSON,
+ * the reader, the output limit) waits until the caller takes it, so the work an answer costs
+ * runs where the caller shares the event loop's turn with every other answer (upstream-client's
+ * turn budget), not in the I/O callback, where ten answers that arrive together would run
+ * back to back.
+ */
+type Arrival = { event: string } | { body: Buffer };
+
+/**
  * One upstream response, read as undici delivers it (a dispatch handler): no body stream, no
- * async iteration per chunk, no AbortSignal. SSE frames are parsed as bytes arrive and queued as
- * deltas for the caller, who waits with `changed()` and takes them with `take()`.
+ * async iteration per chunk, no AbortSignal. SSE frames are split as bytes arrive and queued;
+ * the caller waits with `changed()` and takes them, read into deltas, with `take()`.
  */
 export class Reception<T> implements Dispatcher.DispatchHandler {
   status?: number;
@@ -70,14 +82,16 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   private controller?: Dispatcher.DispatchController;
   private abortReason?: Error;
-  private queue: T[] = [];
+  private queue: Arrival[] = [];
   private wake?: () => void;
   private sse?: { parser: EventSourceParser; decoder: StringDecoder; pending: string[] };
   private body?: Buffer[];
   /** Bytes of the body received so far. */
   private received = 0;
-  /** Bytes of the SSE stream since its last blank line: the event the parser holds unfinished. */
+  /** Bytes of the SSE stream since its last blank line: the event not finished yet. */
   private eventBytes = 0;
+  /** The reads of an event that has not ended yet (fed to the parser once it does). */
+  private readonly unfinished: Buffer[] = [];
   private endedWithLf = false;
   /** Bytes of text the model wrote so far, by the reader's meter. */
   private output = 0;
@@ -92,6 +106,11 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     this.meter = reader.meter();
   }
 
+  /** Arrivals wait to be taken. */
+  get queued(): boolean {
+    return this.queue.length > 0;
+  }
+
   /** The upstream is paused until the caller takes the queue. */
   get paused(): boolean {
     return this.controller?.paused ?? false;
@@ -102,16 +121,33 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     return new Promise((resolve) => (this.wake = resolve));
   }
 
-  /** The deltas queued so far (the upstream resumes if the queue had paused it). */
+  /**
+   * The deltas of what arrived so far, read now (the upstream resumes if the queue had paused
+   * it). A reading that fails the call (an error frame, an unreadable body, the output limit)
+   * ends it there: the deltas before it are the caller's, nothing after it is read, and the
+   * connection is closed.
+   */
   take(): T[] {
-    const taken = this.queue;
-    this.queue = [];
-    if (this.controller?.paused) {
+    // At most a batch at a time: one socket read can hold thousands of events, and the caller
+    // gives the event loop a turn between batches.
+    const arrived = this.queue.length <= TAKE_BATCH ? this.queue : this.queue.splice(0, TAKE_BATCH);
+    if (arrived === this.queue) this.queue = [];
+    const deltas: T[] = [];
+    const before = this.error;
+    for (const arrival of arrived) {
+      const delta = 'event' in arrival ? this.deltaOf(arrival.event) : this.deltaOfBody(arrival.body);
+      if (this.error !== before) break;
+      if (delta !== undefined) deltas.push(delta);
+    }
+    if (this.error !== before) {
+      this.queue = [];
+      if (!this.closed) this.controller?.abort(ENOUGH);
+    } else if (this.controller?.paused && !this.complete && this.queue.length < QUEUE_HIGH_WATER) {
       // The wait was ours, not the upstream's: it does not count as a gap in its answer.
       this.hooks.activity();
       this.controller.resume();
     }
-    return taken;
+    return deltas;
   }
 
   /** The error body read so far (a failed status), as text. */
@@ -163,20 +199,8 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.closed = true;
     if (this.complete || this.error) return;
-    if (this.status === 200 && this.body) {
-      // One JSON completion: asked for without streaming, or a server that ignored `stream`.
-      const body = Buffer.concat(this.body);
-      let delta: T;
-      try {
-        delta = this.reader.json(JSON.parse(body.toString('utf8')));
-      } catch (error) {
-        return this.fail(this.hooks.malformed(error, sampleOf(this.headers!['content-type'], body)));
-      }
-      this.output += this.meter(delta);
-      if (this.output > this.limits.outputBytes) return this.fail(this.hooks.oversize(this.limits.outputBytes));
-      this.hooks.firstToken();
-      this.queue.push(delta);
-    }
+    // One JSON completion (asked for without streaming, or a server that ignored `stream`), read when taken.
+    if (this.status === 200 && this.body) this.queue.push({ body: Buffer.concat(this.body) });
     // A stream that ends without [DONE] ends all the same: what came is the answer.
     this.finish();
   }
@@ -189,12 +213,21 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   }
 
   private frames(controller: Dispatcher.DispatchController, bytes: Buffer): void {
+    const before = this.eventBytes;
     this.eventBytes = this.bytesSinceBlankLine(bytes);
     // Checked before the parser holds these bytes: an event larger than any answer within the limit is never buffered whole.
     if (this.eventBytes > this.limits.frameBytes) return this.oversized(controller, this.limits.outputBytes);
+    if (this.eventBytes === before + bytes.length) {
+      // No event ends in these bytes: they wait for the one that does, so a long event is decoded
+      // and split into lines once, not once per read (the parser would rescan what it holds).
+      this.unfinished.push(bytes);
+      this.hooks.activity();
+      return;
+    }
+    const whole = this.unfinished.length > 0 ? Buffer.concat([...this.unfinished.splice(0), bytes]) : bytes;
     const { parser, decoder, pending } = this.sse!;
     // StringDecoder keeps a character split across chunks whole, at a third of TextDecoder's cost per chunk.
-    parser.feed(decoder.write(bytes));
+    parser.feed(decoder.write(whole));
     // Keep-alive comments are not activity; an event, or part of one, is. Once per read, whatever it held.
     if (pending.length > 0 || this.eventBytes > 0) this.hooks.activity();
     let queued = false;
@@ -204,13 +237,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
         this.finish();
         break;
       }
-      const delta = this.deltaOf(data);
-      if (this.error) {
-        controller.abort(ENOUGH);
-        break;
-      }
-      if (delta === undefined) continue;
-      this.queue.push(delta);
+      this.queue.push({ event: data });
       queued = true;
     }
     pending.length = 0;
@@ -218,10 +245,22 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     if (queued) this.notify();
   }
 
+  /** A whole JSON body's delta, counted against the output limit; undefined when it failed the call. */
+  private deltaOfBody(body: Buffer): T | undefined {
+    let delta: T;
+    try {
+      delta = this.reader.json(JSON.parse(body.toString('utf8')));
+    } catch (error) {
+      this.fail(this.hooks.malformed(error, sampleOf(this.headers!['content-type'], body)));
+      return undefined;
+    }
+    return this.counted(delta);
+  }
+
   /**
    * One event's delta, counted against the output limit; undefined for a keep-alive sent as a
    * `data:` line (not JSON, not content) or when the event failed the call (an error frame, an
-   * unreadable chunk, the limit crossed: nothing past it is queued).
+   * unreadable chunk, the limit crossed: nothing past it is read).
    */
   private deltaOf(data: string): T | undefined {
     let chunk: unknown;
@@ -237,6 +276,11 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
       this.fail(this.hooks.malformed(error, `an event: ${sampleOf(this.headers!['content-type'], data)}`));
       return undefined;
     }
+    return this.counted(delta);
+  }
+
+  /** The delta, if the model's text stays within the output limit with it (else the call fails). */
+  private counted(delta: T): T | undefined {
     this.output += this.meter(delta);
     if (this.output > this.limits.outputBytes) {
       this.fail(this.hooks.oversize(this.limits.outputBytes));

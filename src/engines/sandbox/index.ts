@@ -71,7 +71,10 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
       for (let index = 0; index < outputs; index++) {
         yield { type: 'generating', index, text: 'Sandbox: drawing a placeholder (no model is called).' };
       }
-      // Interleave the outputs step by step: a draft per part (the document so far, closed), then content.
+      // Interleave the outputs step by step, then content. A draft (the document so far, closed)
+      // comes when the parts drawn have doubled — 1, 2, 4, 8 … — as a model engine's drafts grow
+      // geometrically: each is a whole document the runner sanitizes, so their cost stays twice
+      // the drawing's, however many parts it has.
       const steps = Math.max(...works.map((w) => w.parts.length));
       for (let step = 0; step <= steps; step++) {
         for (let index = 0; index < outputs; index++) {
@@ -88,7 +91,7 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
             continue;
           }
           if (step < art.parts.length) {
-            yield { type: 'draft', index, svg: artworkMarkup(art, step + 1) };
+            if (isPowerOfTwo(step + 1)) yield { type: 'draft', index, svg: artworkMarkup(art, step + 1) };
           } else if (step === art.parts.length) {
             const svg = artworkMarkup(art);
             // Known good by construction (it renders, moves, stays in the box and never flashes):
@@ -101,3 +104,5 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
     },
   };
 }
+
+const isPowerOfTwo = (count: number) => (count & (count - 1)) === 0;

@@ -1,0 +1,32 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/**
+ * How long the answers being read may hold one turn of the event loop, all of them together.
+ * Ten fast upstream calls that each took a few milliseconds per turn would hold it for ten
+ * times that; sharing one budget keeps /healthz, timers and every other request within a few
+ * milliseconds of their turn however many answers stream at once.
+ */
+const BUDGET_MS = 4;
+
+let windowStart = 0;
+let windowOpen = false;
+
+const closeWindow = () => {
+  windowOpen = false;
+};
+
+/**
+ * Waits for the next turn of the event loop when this turn's reading has used up the budget;
+ * otherwise returns at once. A window opens with the first check of a turn and closes at the
+ * turn's check phase (a setImmediate), so callers that resume there get a fresh budget.
+ */
+export function yieldIfBusy(): Promise<void> | undefined {
+  const now = performance.now();
+  if (!windowOpen) {
+    windowOpen = true;
+    windowStart = now;
+    setImmediate(closeWindow);
+    return undefined;
+  }
+  return now - windowStart >= BUDGET_MS ? nextTurn() : undefined;
+}
