@@ -17,6 +17,8 @@ export class ThinkSplitter {
 
   /** The answer and reasoning text in this chunk. */
   push(chunk: string): { content: string; reasoning: string } {
+    // Most chunks hold no `<` at all: none of them can begin or end a block.
+    if (this.held === '' && !chunk.includes('<')) return this.block === undefined ? { content: chunk, reasoning: '' } : { content: '', reasoning: chunk };
     const text = this.held + chunk;
     this.held = '';
     let content = '';

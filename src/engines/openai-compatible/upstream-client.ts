@@ -236,7 +236,8 @@ export class UpstreamClient {
         // Fast servers must not keep the event loop to themselves: once this turn's budget for
         // reading answers is spent, the next batch waits for the next turn (its upstream stays
         // paused meanwhile, so nothing piles up).
-        await yieldIfBusy();
+        const turn = yieldIfBusy();
+        if (turn) await turn;
         // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
         const deltas = reception.take();
         for (const delta of deltas) yield delta;

@@ -57,15 +57,6 @@ const BLANK_LINE_LF = Buffer.from('\n\n');
 const BLANK_LINE_CRLF = Buffer.from('\n\r\n');
 
 /**
- * What arrived and is not read yet: one SSE event's data, or a whole JSON body. Reading it (JSON,
- * the reader, the output limit) waits until the caller takes it, so the work an answer costs
- * runs where the caller shares the event loop's turn with every other answer (upstream-client's
- * turn budget), not in the I/O callback, where ten answers that arrive together would run
- * back to back.
- */
-type Arrival = { event: string } | { body: Buffer };
-
-/**
  * One upstream response, read as undici delivers it (a dispatch handler): no body stream, no
  * async iteration per chunk, no AbortSignal. SSE frames are split as bytes arrive and queued;
  * the caller waits with `changed()` and takes them, read into deltas, with `take()`.
@@ -82,10 +73,18 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   private controller?: Dispatcher.DispatchController;
   private abortReason?: Error;
-  private queue: Arrival[] = [];
+  /**
+   * What arrived and is not read yet: SSE events' data, or (`body`) a whole JSON answer. Reading
+   * them (JSON, the reader, the output limit) waits until the caller takes them, so the work an
+   * answer costs runs where the caller shares the event loop's turn with every other answer
+   * (upstream-client's turn budget), not in the I/O callback, where ten answers that arrive
+   * together would run back to back.
+   */
+  private queue: string[] = [];
+  private body?: Buffer;
   private wake?: () => void;
   private sse?: { parser: EventSourceParser; decoder: StringDecoder; pending: string[] };
-  private body?: Buffer[];
+  private chunks?: Buffer[];
   /** Bytes of the body received so far. */
   private received = 0;
   /** Bytes of the SSE stream since its last blank line: the event not finished yet. */
@@ -108,7 +107,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   /** Arrivals wait to be taken. */
   get queued(): boolean {
-    return this.queue.length > 0;
+    return this.queue.length > 0 || this.body !== undefined;
   }
 
   /** The upstream is paused until the caller takes the queue. */
@@ -130,14 +129,18 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   take(): T[] {
     // At most a batch at a time: one socket read can hold thousands of events, and the caller
     // gives the event loop a turn between batches.
-    const arrived = this.queue.length <= TAKE_BATCH ? this.queue : this.queue.splice(0, TAKE_BATCH);
-    if (arrived === this.queue) this.queue = [];
     const deltas: T[] = [];
     const before = this.error;
-    for (const arrival of arrived) {
-      const delta = 'event' in arrival ? this.deltaOf(arrival.event) : this.deltaOfBody(arrival.body);
-      if (this.error !== before) break;
+    if (this.body) {
+      const delta = this.deltaOfBody(this.body);
+      this.body = undefined;
       if (delta !== undefined) deltas.push(delta);
+    }
+    const arrived = this.queue.length <= TAKE_BATCH ? this.queue : this.queue.splice(0, TAKE_BATCH);
+    if (arrived === this.queue) this.queue = [];
+    for (let i = 0; i < arrived.length && this.error === before; i++) {
+      const delta = this.deltaOf(arrived[i]!);
+      if (delta !== undefined && this.error === before) deltas.push(delta);
     }
     if (this.error !== before) {
       this.queue = [];
@@ -152,7 +155,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   /** The error body read so far (a failed status), as text. */
   errorText(): string {
-    return this.body ? Buffer.concat(this.body).subarray(0, ERROR_BODY_BYTES).toString('utf8') : '';
+    return this.chunks ? Buffer.concat(this.chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8') : '';
   }
 
   /** Stops the call; `reason` becomes its error unless it already ended or failed. */
@@ -177,7 +180,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
       const pending: string[] = [];
       this.sse = { parser: createParser({ onEvent: (event) => pending.push(event.data) }), decoder: new StringDecoder('utf8'), pending };
     } else {
-      this.body = [];
+      this.chunks = [];
     }
     this.notify();
   }
@@ -189,7 +192,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     if (this.sse) return this.frames(controller, chunk);
     // A JSON answer is parsed whole: one larger than an answer within the limit can be is refused before it is all held.
     if (this.status === 200 && this.received > this.limits.frameBytes) return this.oversized(controller, this.limits.outputBytes);
-    this.body!.push(chunk);
+    this.chunks!.push(chunk);
     if (this.status !== 200 && this.received >= ERROR_BODY_BYTES) {
       this.finish();
       controller.abort(ENOUGH);
@@ -200,7 +203,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     this.closed = true;
     if (this.complete || this.error) return;
     // One JSON completion (asked for without streaming, or a server that ignored `stream`), read when taken.
-    if (this.status === 200 && this.body) this.queue.push({ body: Buffer.concat(this.body) });
+    if (this.status === 200 && this.chunks) this.body = Buffer.concat(this.chunks);
     // A stream that ends without [DONE] ends all the same: what came is the answer.
     this.finish();
   }
@@ -237,7 +240,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
         this.finish();
         break;
       }
-      this.queue.push({ event: data });
+      this.queue.push(data);
       queued = true;
     }
     pending.length = 0;
