@@ -2,6 +2,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { prefixFor } from '../accounts/keys.ts';
 import type { Operation } from '../contract/models.ts';
 import type { OperationNotes } from '../operations/context.ts';
+import { CLIENT_CLOSED_STATUS } from './request-metrics.ts';
 import { traceIdOf } from './traceparent.ts';
 
 declare module 'fastify' {
@@ -58,7 +59,8 @@ function completionFields(request: FastifyRequest, reply: FastifyReply, outcome:
   const notes = request.operationNotes;
   return {
     route: request.routeOptions.url,
-    status: reply.statusCode,
+    // A client that left before any status was sent is logged as nginx does: 499.
+    status: outcome === 'client_closed' && !reply.raw.headersSent ? CLIENT_CLOSED_STATUS : reply.statusCode,
     outcome,
     ...(notes?.errorCode ? { error_code: notes.errorCode } : {}),
     duration_ms: Math.round(reply.elapsedTime * 10) / 10,

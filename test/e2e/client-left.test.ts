@@ -118,8 +118,9 @@ describe('a client that leaves', () => {
     return { line, received };
   }
 
-  function assertLeftQuietly(line: Record<string, any>, credits: number) {
+  function assertLeftQuietly(line: Record<string, any>, credits: number, status = 499) {
     assert.equal(line.outcome, 'client_closed');
+    assert.equal(line.status, status, 'a stream that began says 200; a JSON answer never sent, 499');
     assert.equal(line.level, 30, 'info, not error');
     assert.equal(line.credits, credits);
     const errors = lines.filter((l) => l.request_id === line.request_id && l.level >= 50);
@@ -152,7 +153,7 @@ describe('a client that leaves', () => {
     const sent = parseSse(received).filter((e) => e.event === 'content').length;
     assert.equal(sent, 1);
     assert.equal(start - (await balance()), CREDITS.svg_generate * credit());
-    assertLeftQuietly(line, CREDITS.svg_generate);
+    assertLeftQuietly(line, CREDITS.svg_generate, 200);
   });
 
   it('pays nothing for a JSON edit it left', { timeout: 20_000 }, async () => {
@@ -177,7 +178,7 @@ describe('a client that leaves', () => {
     const json = await leave('/v1/responses', { model: 'chat', input: 'Describe a sheep' }, { afterMs: 900 });
     assertLeftQuietly(json.line, 0);
     const streamed = await leave('/v1/responses', { model: 'chat', input: 'Describe a sheep', stream: true }, { when: (raw) => raw.includes('output_text.delta') });
-    assertLeftQuietly(streamed.line, 0);
+    assertLeftQuietly(streamed.line, 0, 200);
     assert.equal(await balance(), start);
   });
 
