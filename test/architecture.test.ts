@@ -256,6 +256,21 @@ describe('the layer map', () => {
     assert.deepEqual(violations, [], `\n${violations.join('\n')}`);
   });
 
+  it('reaches an engine only through the engine interface and the registry, never an engine\'s own folder', () => {
+    // Only src/engines/ itself and the composition roots may know an engine's insides: what a job
+    // costs, how it calls its model, is the engine's to say (engines/engine.ts), so the rooms that
+    // use engines stay the same whatever engines there are.
+    const composers = new Set(['main', 'app', 'cli']);
+    const violations = graph.edges
+      .filter((edge) => {
+        const from = roomOf(edge.from);
+        if (from === 'engines' || composers.has(from) || roomOf(edge.to) !== 'engines') return false;
+        return posix(relative(join(SRC, 'engines'), edge.to)).includes('/');
+      })
+      .map((edge) => `${shown(edge.from)}:${edge.line} imports '${edge.specifier}' (${shown(edge.to)}), inside an engine's own folder`);
+    assert.deepEqual(violations, [], `\n${violations.join('\n')}`);
+  });
+
   it('has no import cycle between files, type-only imports included', () => {
     const cycles = importCycles(graph.files, graph.edges).map((cycle) => cycle.map(shown).join(' → '));
     assert.deepEqual(cycles, [], `import cycles:\n${cycles.join('\n')}`);

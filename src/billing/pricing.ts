@@ -1,5 +1,7 @@
 import type { TokenRates } from '../contract/models.ts';
-import type { TokenUsage } from '../contract/usage.ts';
+import type { TokenBounds, TokenUsage } from '../contract/usage.ts';
+
+export type { TokenBounds } from '../contract/usage.ts';
 
 /**
  * How an operation's delivered work becomes millicents, fixed when it is reserved and stored
@@ -25,10 +27,6 @@ export function tokenCostMicros(usage: TokenUsage, rates: TokenRates): bigint {
   );
 }
 
-export interface TokenBounds {
-  inputTokens: number;
-  outputTokens: number;
-}
 
 /**
  * The most a token-priced request can cost, in whole millicents: every input token at the

@@ -85,6 +85,21 @@ export class ApiError extends Error {
   }
 }
 
+/** Anything thrown, as the ApiError the client sees: itself, or a server_error that reveals nothing. */
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
+}
+
+/** The ApiError an error envelope (or an `error` event's fields) describes, its status and code intact. */
+export function errorOfEnvelope(envelope: { code: string; status: number; message: string; param?: string | null; retry_after?: number }): ApiError {
+  return new ApiError(envelope.code as ErrorCode, {
+    status: envelope.status,
+    message: envelope.message,
+    param: envelope.param ?? undefined,
+    retryAfter: envelope.retry_after,
+  });
+}
+
 export const ErrorEnvelope = Type.Object(
   {
     status: Type.Integer({ minimum: 400, maximum: 599 }),

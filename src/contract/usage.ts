@@ -11,6 +11,15 @@ export interface TokenUsage {
   cacheWriteTokens: number;
 }
 
+/**
+ * The most tokens a job may use, in and out: what its engine says it can cost, so a token-priced
+ * reservation (and the token rate limits) hold exactly that.
+ */
+export interface TokenBounds {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export const Usage = Type.Object(
   {
     input_tokens: Type.Integer({ minimum: 0 }),

@@ -2,7 +2,7 @@ import type { ReasoningEffort, ViewBox } from '../contract/common.ts';
 import type { ApiError } from '../contract/errors.ts';
 import type { CatalogModel } from '../config/catalog.ts';
 import type { ResponsesRequest, ResponsesStreamEvent } from '../contract/responses.ts';
-import type { TokenUsage } from '../contract/usage.ts';
+import type { TokenBounds, TokenUsage } from '../contract/usage.ts';
 import type { ImageRef, SvgRef } from '../media/inputs.ts';
 
 /** Engines report usage in the measured-usage type of contract/usage.ts (billing prices it). */
@@ -119,4 +119,15 @@ export interface Engine {
    * events went out, an `error` event. Closed early (return()) when the client goes away.
    */
   respond?(job: ResponsesJob): AsyncIterable<ResponsesStreamEvent>;
+  /**
+   * The most tokens a job may use, in and out — what a token-priced reservation holds and the
+   * token rate limits count — from the same caps the engine's own calls are made with. An engine
+   * that uses no tokens leaves it out: nothing is held for tokens then.
+   */
+  tokenBounds?(job: SvgJob): TokenBounds;
+  /**
+   * The same for a Responses request; throws the ApiError for a request the model cannot serve
+   * within its limits (a `max_output_tokens` past what it can write).
+   */
+  responsesTokenBounds?(request: ResponsesRequest, images: number): TokenBounds;
 }

@@ -1,41 +1,77 @@
 import { assertInGoodStanding } from '../accounts/standing.ts';
 import type { Hold } from '../billing/billing.ts';
 import { maxTokenCostMillicents, type Pricing } from '../billing/pricing.ts';
-import type { SvgStreamEvent } from '../contract/svgs.ts';
-import type { TokenUsage } from '../contract/usage.ts';
-import { outputsOf, type Engine, type SvgJob } from '../engines/engine.ts';
-import type { EngineRegistry } from '../engines/registry.ts';
+import type { CatalogModel } from '../config/catalog.ts';
+import type { Operation } from '../contract/models.ts';
+import type { TokenBounds, TokenUsage } from '../contract/usage.ts';
 import type { Admission } from '../limits/limits.ts';
-import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
-import { runSvgJob } from './svg-run.ts';
 import { closeWhenAnswered } from './billing-close.ts';
-import { tokenBounds } from './token-bounds.ts';
+import type { OperationContext, OperationDeps } from './context.ts';
+
+/** What a billed operation is about to run. */
+export interface AdmissionPlan {
+  model: CatalogModel;
+  operation: Operation;
+  /** Outputs it delivers at most (n for a generation, 1 otherwise). */
+  outputs: number;
+  /** For a token-priced model: the most tokens the run may use, as its engine says. */
+  tokens?: TokenBounds;
+  streaming: boolean;
+}
 
 /**
- * Admits an SVG job and runs it with its billing: account standing, then the operation limits,
- * then (live keys) a reservation of the most it can cost — all before any model work. The
- * returned stream counts each delivered output (persisting the count first when streaming, so
- * a crash bills what the client received) and, however it ends, settles what was delivered and
- * releases the rest before it finishes — nothing for a JSON answer whose client left before it
- * was written. Settling never throws: one that keeps failing is left to
- * the lease's sweep, so an answer already produced is still sent (no 500, no `error` event).
+ * An admitted operation: its limits drawn and (live keys) its reservation held. The run counts
+ * what it delivers with `deliver`, and `close` — once, however the run ended — settles what was
+ * delivered (nothing for a JSON answer whose client left before it was written), releases the
+ * rest and gives back the token estimate it did not use.
  */
-export async function admitSvgJob(
-  deps: OperationDeps,
-  ctx: OperationContext,
-  job: SvgJob,
-  engine: Engine,
-): Promise<AsyncGenerator<SvgStreamEvent>> {
-  const { principal } = ctx;
-  ctx.notes?.ran(job.model.entry.id, job.operation);
-  assertInGoodStanding(principal);
-  const billing = job.model.entry.billing;
-  const outputs = outputsOf(job);
-  const bounds = billing.kind === 'token_usage' ? tokenBounds(job, job.model) : undefined;
+export class Admitted {
+  private readonly measured = { input: 0, output: 0 };
+  private readonly closeBilling: () => Promise<void>;
 
+  constructor(
+    private readonly admission: Admission,
+    private readonly hold: Hold | undefined,
+    private readonly streaming: boolean,
+    ctx: OperationContext,
+  ) {
+    this.closeBilling = closeWhenAnswered(hold, ctx, streaming);
+  }
+
+  /**
+   * Counts one delivered output, before it is sent. When streaming the count is written first,
+   * so a crash bills what the client received; if that write fails, the output is not sent.
+   */
+  async deliver(usage: TokenUsage | undefined): Promise<void> {
+    if (usage) {
+      this.measured.input += usage.inputTokens;
+      this.measured.output += usage.outputTokens;
+    }
+    await this.hold?.deliver(usage, this.streaming);
+  }
+
+  /** Settling never throws: one that keeps failing is left to the lease's sweep, so an answer already produced is still sent. */
+  async close(): Promise<void> {
+    await this.closeBilling();
+    await this.admission.correctTokens(this.measured);
+  }
+}
+
+/**
+ * The one admission sequence of every billed operation, before any model work: account
+ * standing, then the operation limits (outputs, and tokens for a token-priced model), then for a
+ * live key a reservation of the most the run can cost — per output at the catalog's credits, or
+ * the token bounds at the model's rates. A refused reservation (402) gives the limits back.
+ */
+export async function admit(deps: OperationDeps, ctx: OperationContext, plan: AdmissionPlan): Promise<Admitted> {
+  const { principal } = ctx;
+  ctx.notes?.ran(plan.model.entry.id, plan.operation);
+  assertInGoodStanding(principal);
+  const billing = plan.model.entry.billing;
+  const tokens = billing.kind === 'token_usage' ? (plan.tokens ?? { inputTokens: 0, outputTokens: 0 }) : undefined;
   const admission = await deps.limits.admitOperation(
     { organizationId: principal.organizationId, environment: principal.environment },
-    { outputs, tokens: bounds && { input: bounds.inputTokens, output: bounds.outputTokens } },
+    { outputs: plan.outputs, tokens: tokens && { input: tokens.inputTokens, output: tokens.outputTokens } },
   );
   ctx.reportLimits?.(admission.outcomes);
 
@@ -45,11 +81,13 @@ export async function admitSvgJob(
     let amount: number;
     if (billing.kind === 'token_usage') {
       pricing = { kind: 'tokens', rates: billing.rates };
-      amount = maxTokenCostMillicents(bounds!, billing.rates);
+      amount = maxTokenCostMillicents(tokens!, billing.rates);
     } else {
-      const perOutput = (job.model.creditsFor(job.operation) ?? 0) * deps.millicentsPerCredit;
+      // Responses are always token-priced (the catalog refuses anything else), so this is an SVG operation.
+      const credits = plan.operation === 'open_responses' ? undefined : plan.model.creditsFor(plan.operation);
+      const perOutput = (credits ?? 0) * deps.millicentsPerCredit;
       pricing = { kind: 'per_output', millicentsPerOutput: perOutput };
-      amount = perOutput * outputs;
+      amount = perOutput * plan.outputs;
     }
     if (amount > 0) {
       try {
@@ -57,8 +95,8 @@ export async function admitSvgJob(
           organizationId: principal.organizationId,
           keyId: principal.keyId,
           requestId: ctx.requestId,
-          model: job.model.entry.id,
-          operation: job.operation,
+          model: plan.model.entry.id,
+          operation: plan.operation,
           amountMillicents: amount,
           pricing,
         });
@@ -68,34 +106,5 @@ export async function admitSvgJob(
       }
     }
   }
-  return billedRun(job, engine, admission, closeWhenAnswered(hold, ctx, job.streaming), hold, deps.engines.measureAnimation, ctx.notes);
-}
-
-async function* billedRun(
-  job: SvgJob,
-  engine: Engine,
-  admission: Admission,
-  closeBilling: () => Promise<void>,
-  hold: Hold | undefined,
-  measureAnimation: EngineRegistry['measureAnimation'],
-  notes: OperationNotes | undefined,
-): AsyncGenerator<SvgStreamEvent> {
-  const streaming = job.streaming;
-  const measured = { input: 0, output: 0 };
-  const delivered = async (usage: TokenUsage | undefined) => {
-    if (usage) {
-      measured.input += usage.inputTokens;
-      measured.output += usage.outputTokens;
-    }
-    await hold?.deliver(usage, streaming);
-  };
-  try {
-    for await (const event of runSvgJob(job, engine, { delivered, measureAnimation })) {
-      if (event.type === 'error') notes?.failed(event.code);
-      yield event;
-    }
-  } finally {
-    await closeBilling();
-    await admission.correctTokens(measured);
-  }
+  return new Admitted(admission, hold, plan.streaming, ctx);
 }

@@ -3,7 +3,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { admitSvgJob } from './admission.ts';
+import { admitSvgJob } from './svg-run.ts';
 
 /** POST /v1/svgs/animations: the supplied SVG, animated. */
 export async function animateSvg(deps: OperationDeps, ctx: OperationContext, body: AnimationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {

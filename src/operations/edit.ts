@@ -3,7 +3,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { admitSvgJob } from './admission.ts';
+import { admitSvgJob } from './svg-run.ts';
 
 /** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
 export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<AsyncGenerator<SvgStreamEvent>> {

@@ -5,7 +5,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { admitSvgJob } from './admission.ts';
+import { admitSvgJob } from './svg-run.ts';
 
 /** POST /v1/svgs/generations: n documents from a prompt and optional references. */
 export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {

@@ -1,9 +1,5 @@
-import { assertInGoodStanding } from '../accounts/standing.ts';
-import type { Hold } from '../billing/billing.ts';
-import { maxTokenCostMillicents } from '../billing/pricing.ts';
 import type { CatalogModel } from '../config/catalog.ts';
-import { MAX_OUTPUT_TOKENS } from '../contract/common.ts';
-import { ApiError, type ErrorCode } from '../contract/errors.ts';
+import { ApiError, asApiError, errorOfEnvelope } from '../contract/errors.ts';
 import {
   inputImages,
   type ResponseResource,
@@ -16,12 +12,10 @@ import type { ResponsesJob } from '../engines/engine.ts';
 import type { ImageRef } from '../media/inputs.ts';
 import { decodeBase64Input } from '../media/base64.ts';
 import { checkImageBytes } from '../media/image.ts';
+import { admit } from './admission.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
-import { responsesTokenBounds } from './token-bounds.ts';
-import { closeWhenAnswered } from './billing-close.ts';
-import { reasoningBudgetOf } from '../engines/openai-compatible/options.ts';
 
 const OUTPUT_OF: Record<string, string> = {
   function_call_output: 'function_call',
@@ -114,18 +108,6 @@ export function checkResponsesRequest(body: ResponsesRequest): void {
   }
 }
 
-/** `max_output_tokens` within what the model can write (its reasoning budget included). */
-function checkOutputCap(body: ResponsesRequest, model: CatalogModel): void {
-  const reasoning = reasoningBudgetOf(model.entry.options);
-  const most = (model.entry.max_output_length ?? MAX_OUTPUT_TOKENS) + reasoning;
-  if (body.max_output_tokens !== undefined && body.max_output_tokens !== null && body.max_output_tokens > most) {
-    throw new ApiError('invalid_request', {
-      param: 'max_output_tokens',
-      message: `Invalid value for 'max_output_tokens': the model '${model.entry.id}' writes at most ${most} tokens.`,
-    });
-  }
-}
-
 /**
  * Every `input_image` of the input, checked when the request arrives (a data: URL is decoded
  * and its header checked now; an http(s) URL is fetched by the engine through the SSRF-guarded
@@ -162,10 +144,6 @@ function measuredUsage(response: ResponseResource): TokenUsage | undefined {
   };
 }
 
-function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
-}
-
 /** The `error` event of a failure after the stream began: the envelope's fields and the status. */
 export function responsesErrorEvent(error: unknown, sequenceNumber: number, requestId: string): ResponsesStreamEvent {
   const apiError = asApiError(error);
@@ -199,58 +177,24 @@ export async function createResponse(
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'open_responses');
   ctx.notes?.ran(model.entry.id, 'open_responses');
   checkResponsesRequest(body);
-  checkOutputCap(body, model);
-  const images = await prepareImages(body, model);
-  const { principal } = ctx;
-  assertInGoodStanding(principal);
+  const own = deps.engines.engineFor(model);
   const engine = engineFor(deps, ctx, model);
-  const billing = model.entry.billing;
-  if (!engine.respond || billing.kind !== 'token_usage') {
+  if (!engine.respond || !own.responsesTokenBounds || model.entry.billing.kind !== 'token_usage') {
     // The catalog refuses such entries at start; this guards a test key or a future engine.
     throw new ApiError('model_unavailable', { message: `The model '${model.entry.id}' does not serve Responses here.` });
   }
-  const bounds = responsesTokenBounds(body, model, images.size);
-  const admission = await deps.limits.admitOperation(
-    { organizationId: principal.organizationId, environment: principal.environment },
-    { outputs: 1, tokens: { input: bounds.inputTokens, output: bounds.outputTokens } },
-  );
-  ctx.reportLimits?.(admission.outcomes);
-
-  let hold: Hold | undefined;
-  if (principal.environment === 'live') {
-    try {
-      hold = await deps.billing.reserve({
-        organizationId: principal.organizationId,
-        keyId: principal.keyId,
-        requestId: ctx.requestId,
-        model: model.entry.id,
-        operation: 'open_responses',
-        amountMillicents: maxTokenCostMillicents(bounds, billing.rates),
-        pricing: { kind: 'tokens', rates: billing.rates },
-      });
-    } catch (error) {
-      await admission.refundAll();
-      throw error;
-    }
-  }
-
-  const job: ResponsesJob = { requestId: ctx.requestId, model, request: body, images, signal: ctx.signal };
+  // The model's own engine says what the request may cost (and refuses a cap it cannot write).
+  const tokens = own.responsesTokenBounds(body, [...inputImages(body)].length);
+  const images = await prepareImages(body, model);
   const streaming = body.stream ?? false;
-  const closeBilling = closeWhenAnswered(hold, ctx, streaming);
+  const admitted = await admit(deps, ctx, { model, operation: 'open_responses', outputs: 1, tokens, streaming });
+  const job: ResponsesJob = { requestId: ctx.requestId, model, request: body, images, signal: ctx.signal };
   return (async function* billed(): AsyncGenerator<ResponsesStreamEvent> {
-    const measured = { input: 0, output: 0 };
     let last = -1;
     try {
       for await (const event of engine.respond!(job)) {
-        if (event.type === 'response.completed' || event.type === 'response.incomplete') {
-          const usage = measuredUsage(event.response);
-          // Counted (and, streaming, recorded) before the terminal event goes out.
-          await hold?.deliver(usage, streaming);
-          if (usage) {
-            measured.input += usage.inputTokens;
-            measured.output += usage.outputTokens;
-          }
-        }
+        // The terminal event's usage is counted (and, streaming, recorded) before it goes out.
+        if (event.type === 'response.completed' || event.type === 'response.incomplete') await admitted.deliver(measuredUsage(event.response));
         last = event.sequence_number;
         yield event;
       }
@@ -259,8 +203,7 @@ export async function createResponse(
       ctx.notes?.failed(asApiError(error).code);
       yield responsesErrorEvent(error, last + 1, ctx.requestId);
     } finally {
-      await closeBilling();
-      await admission.correctTokens(measured);
+      await admitted.close();
     }
   })();
 }
@@ -272,15 +215,7 @@ export async function createResponse(
 export async function collectResponse(events: AsyncIterable<ResponsesStreamEvent>): Promise<ResponseResource> {
   let response: ResponseResource | undefined;
   for await (const event of events) {
-    if (event.type === 'error') {
-      const { error } = event;
-      throw new ApiError(error.code as ErrorCode, {
-        status: error.status_code,
-        message: error.message,
-        param: error.param ?? undefined,
-        retryAfter: error.retry_after,
-      });
-    }
+    if (event.type === 'error') throw errorOfEnvelope({ ...event.error, code: event.error.code ?? 'server_error', status: event.error.status_code });
     if (event.type === 'response.completed' || event.type === 'response.incomplete') response = event.response;
   }
   if (!response) throw new ApiError('model_error', { message: 'The model produced no response.' });

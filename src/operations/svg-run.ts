@@ -1,4 +1,4 @@
-import { ApiError, toEnvelope, type ErrorCode } from '../contract/errors.ts';
+import { ApiError, asApiError, errorOfEnvelope, toEnvelope } from '../contract/errors.ts';
 import { newId } from '../contract/ids.ts';
 import type { SvgDocument, SvgResponse, SvgStreamEvent } from '../contract/svgs.ts';
 import { wireUsage, type TokenUsage, type Usage } from '../contract/usage.ts';
@@ -6,6 +6,8 @@ import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engine
 import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
 import { finishDraft, finishSvg } from '../svg/pipeline.ts';
+import { admit, type Admitted } from './admission.ts';
+import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
 
 type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
 type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
@@ -14,8 +16,33 @@ function errorEvent(error: ApiError, requestId: string): ErrorEvent {
   return { type: 'error', ...toEnvelope(error, requestId) };
 }
 
-function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError('server_error', { cause: error });
+/**
+ * Admits an SVG job (standing, limits and reservation: admit) and runs it with its billing: each
+ * delivered output counted before it is sent, and however the run ends, what was delivered
+ * settled and the rest released before the stream finishes. The model's own engine says what a
+ * token-priced job may cost (the sandbox stands in for it on test keys, the costs stay the model's).
+ */
+export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, job: SvgJob, engine: Engine): Promise<AsyncGenerator<SvgStreamEvent>> {
+  const tokens = job.model.entry.billing.kind === 'token_usage' ? deps.engines.engineFor(job.model).tokenBounds?.(job) : undefined;
+  const admitted = await admit(deps, ctx, { model: job.model, operation: job.operation, outputs: outputsOf(job), tokens, streaming: job.streaming });
+  return billedRun(job, engine, admitted, deps.engines.measureAnimation, ctx.notes);
+}
+
+async function* billedRun(
+  job: SvgJob,
+  engine: Engine,
+  admitted: Admitted,
+  measureAnimation: RunHooks['measureAnimation'],
+  notes: OperationNotes | undefined,
+): AsyncGenerator<SvgStreamEvent> {
+  try {
+    for await (const event of runSvgJob(job, engine, { delivered: (usage) => admitted.deliver(usage), measureAnimation })) {
+      if (event.type === 'error') notes?.failed(event.code);
+      yield event;
+    }
+  } finally {
+    await admitted.close();
+  }
 }
 
 /** What the caller of runSvgJob hears about while the job runs. */
@@ -182,12 +209,7 @@ export async function collectSvgResponse(events: AsyncIterable<SvgStreamEvent>, 
   }
   if (documents.length === 0) {
     if (!failure) throw new ApiError('model_error', { message: 'The model produced no output.' });
-    throw new ApiError(failure.code as ErrorCode, {
-      status: failure.status,
-      message: failure.message,
-      param: failure.param,
-      retryAfter: failure.retry_after,
-    });
+    throw errorOfEnvelope(failure);
   }
   documents.sort((a, b) => a.index - b.index);
   const response: SvgResponse = {

@@ -3,7 +3,7 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { requestSeed } from './seed.ts';
-import { admitSvgJob } from './admission.ts';
+import { admitSvgJob } from './svg-run.ts';
 
 /** POST /v1/svgs/vectorizations: one SVG from a raster or SVG image. */
 export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext, body: VectorizationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {

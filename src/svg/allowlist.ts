@@ -1,5 +1,10 @@
 // What may appear in an SVG that leaves the service. Everything else is removed.
 
+const SMIL_NAMES = ['animate', 'animateMotion', 'animateTransform', 'set'] as const;
+export type SmilElementName = (typeof SMIL_NAMES)[number];
+/** The SMIL animation elements: each animates an attribute of its target (its parent, or its href). */
+export const SMIL_ELEMENTS: ReadonlySet<string> = new Set(SMIL_NAMES);
+
 export const ALLOWED_ELEMENTS = new Set([
   'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use', 'switch', 'a', 'image',
   'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
@@ -9,7 +14,7 @@ export const ALLOWED_ELEMENTS = new Set([
   'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA',
   'feFuncB', 'feFuncG', 'feFuncR', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology',
   'feOffset', 'fePointLight', 'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence',
-  'animate', 'animateMotion', 'animateTransform', 'mpath', 'set',
+  ...SMIL_ELEMENTS, 'mpath',
   'style',
 ]);
 

@@ -1,3 +1,4 @@
+import { SMIL_ELEMENTS } from './allowlist.ts';
 import { usableViewBox } from './repair.ts';
 import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
@@ -57,8 +58,6 @@ function roundAttributes(element: SvgElement, step: number): void {
   }
 }
 
-const SMIL = new Set(['animate', 'animateTransform', 'animateMotion', 'set']);
-
 /**
  * Children with attribute-free groups unwrapped and empty containers dropped. The children of
  * an unwrapped group are read in place (a stack of lists, no recursion, no copies): groups
@@ -92,5 +91,5 @@ function droppable(element: SvgElement): boolean {
 /** A group with no attributes: its children can stand in its place. */
 function unwrappable(element: SvgElement): boolean {
   // A group holding SMIL animation elements is their target: unwrapped, they would animate the parent.
-  return element.name === 'g' && element.attributes.size === 0 && !element.children.some((c) => isElement(c) && SMIL.has(c.name));
+  return element.name === 'g' && element.attributes.size === 0 && !element.children.some((c) => isElement(c) && SMIL_ELEMENTS.has(c.name));
 }

@@ -3,6 +3,7 @@ import {
   ALLOWED_ELEMENTS,
   FORBIDDEN_ANIMATION_TARGETS,
   REFERENCE_ATTRIBUTES,
+  SMIL_ELEMENTS,
   TEXT_ELEMENTS,
   TEXT_ONLY_ELEMENTS,
 } from './allowlist.ts';
@@ -12,7 +13,6 @@ import { isElement, type SvgElement, type SvgNode } from './tree.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
-const ANIMATION_ELEMENTS = new Set(['animate', 'animateMotion', 'animateTransform', 'set']);
 
 const URL_OPENING = /url\(/i;
 
@@ -68,7 +68,7 @@ function cleanAttribute(element: string, name: string, value: string): string | 
   if (name === 'xmlns') return value === SVG_NS ? value : undefined;
   if (name === 'xmlns:xlink') return value === XLINK_NS ? value : undefined;
   if (name === 'style') return isSafeCss(value) ? value : undefined;
-  if (ANIMATION_ELEMENTS.has(element) && name === 'attributeName') {
+  if (SMIL_ELEMENTS.has(element) && name === 'attributeName') {
     const target = value.trim().toLowerCase();
     return FORBIDDEN_ANIMATION_TARGETS.has(target) || target.startsWith('on') ? undefined : value;
   }

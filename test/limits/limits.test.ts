@@ -164,7 +164,8 @@ for (const counters of COUNTERS) {
     it('input tokens of token-priced models → 429 rate_limit_exceeded with the input-token dimension', async () => {
       const org = await h.store.organizations.create('Tokens', 1_000_000);
       const key = await h.createKey({ kind: 'project', environment: 'live', organizationId: org.id });
-      const refused = await h.request('POST', '/v1/svgs/generations', { key, body: { model: 'paid-tokens', prompt: 'p'.repeat(4000) } });
+      const refused = await h.request('POST', '/v1/svgs/generations', { key, body: { model: 'paid-tokens', prompt: 'p'.repeat(20_000) } });
+      // The engine's own bound: the sandbox counts 24 + 20 000 / 4 = 5 024 input tokens, over 5 000.
       assertError(refused, { status: 429, code: 'rate_limit_exceeded' });
       assert.equal(refused.headers.get('x-ratelimit-dimension'), 'input-token');
       // A small one fits, and measured usage gives back most of its estimate.

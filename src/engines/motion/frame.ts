@@ -6,7 +6,9 @@
 // Dashes are written in user units, since renderers without pathLength support (resvg) would
 // otherwise read the normalized ones as lengths: the outline's length is measured here.
 
+import { styleText } from '../../svg/css/text.ts';
 import { parseSvg } from '../../svg/parse.ts';
+import { walk } from '../../svg/sanitize.ts';
 import { serializeSvg } from '../../svg/serialize.ts';
 import { isElement, type SvgElement } from '../../svg/tree.ts';
 import { formatColour } from './colour.ts';
@@ -16,10 +18,6 @@ import { SHEET_MARK } from './output.ts';
 import { sceneViewBox, shapeOutline } from './scene.ts';
 import { hostValuesAt, type Track } from './timeline.ts';
 
-function styleText(element: SvgElement): string {
-  return element.children.map((c) => ('text' in c ? c.text : '')).join('');
-}
-
 /** The document as it looks at `timeMs` (milliseconds from the start), without any animation of the animator's. */
 export function frameAt(svg: string, timeMs: number): string {
   const root = parseSvg(svg);
@@ -27,25 +25,18 @@ export function frameAt(svg: string, timeMs: number): string {
   let hosts = new Map<string, Track[]>();
   let prefix: string | undefined;
   const remove: { parent: SvgElement; node: SvgElement }[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
+  for (const el of walk(root)) {
     for (const child of el.children) {
-      if (!isElement(child)) continue;
-      if (child.name === 'style' && child.attributes.has(SHEET_MARK)) {
-        prefix = child.attributes.get(SHEET_MARK)!;
-        hosts = readSheet(styleText(child));
-        remove.push({ parent: el, node: child });
-      } else stack.push(child);
+      if (!isElement(child) || child.name !== 'style' || !child.attributes.has(SHEET_MARK)) continue;
+      prefix = child.attributes.get(SHEET_MARK)!;
+      hosts = readSheet(styleText(child));
+      remove.push({ parent: el, node: child });
     }
   }
   for (const { parent, node } of remove) parent.children = parent.children.filter((c) => c !== node);
   if (!prefix) return serializeSvg(root);
 
-  const walk = [root];
-  while (walk.length) {
-    const el = walk.pop()!;
-    for (const child of el.children) if (isElement(child)) walk.push(child);
+  for (const el of walk(root)) {
     const classes = (el.attributes.get('class') ?? '').split(/\s+/);
     const hostClass = classes.find((c) => hosts.has(c));
     if (!hostClass) continue;

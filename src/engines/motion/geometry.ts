@@ -113,7 +113,7 @@ export function numbersIn(text: string): number[] {
 // ---------------------------------------------------------------------------------------------
 // Outlines: subpaths of line and cubic segments, in the element's own coordinates.
 
-export type Segment =
+type Segment =
   | { kind: 'line'; p0: Point; p1: Point }
   | { kind: 'cubic'; p0: Point; p1: Point; p2: Point; p3: Point };
 
@@ -273,7 +273,7 @@ function quadToCubic(p0: Point, q: Point, p3: Point): Segment {
 }
 
 /** An elliptical arc (SVG endpoint parameters) as cubics of at most 90° each. */
-export function arcToCubics(p0: Point, rxIn: number, ryIn: number, angle: number, large: boolean, sweep: boolean, p1: Point): Segment[] {
+function arcToCubics(p0: Point, rxIn: number, ryIn: number, angle: number, large: boolean, sweep: boolean, p1: Point): Segment[] {
   let rx = Math.abs(rxIn);
   let ry = Math.abs(ryIn);
   if (p0.x === p1.x && p0.y === p1.y) return [];
@@ -421,7 +421,7 @@ const GAUSS_NODES = [0.04691007703066802, 0.23076534494715845, 0.5, 0.7692346550
 const GAUSS_WEIGHTS = [0.11846344252809454, 0.23931433524968324, 0.28444444444444444, 0.23931433524968324, 0.11846344252809454];
 
 /** A segment's arc length (cubics: Gauss–Legendre on eight pieces, far below a pixel). */
-export function segmentLength(s: Segment): number {
+function segmentLength(s: Segment): number {
   if (s.kind === 'line') return Math.hypot(s.p1.x - s.p0.x, s.p1.y - s.p0.y);
   const pieces = 8;
   let total = 0;
@@ -531,19 +531,11 @@ export function boxOf(points: Iterable<Point>): Box | undefined {
   return box;
 }
 
-export function unionBox(a: Box | undefined, b: Box | undefined): Box | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return { minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) };
-}
-
 export function padBox(box: Box, pad: number): Box {
   return { minX: box.minX - pad, minY: box.minY - pad, maxX: box.maxX + pad, maxY: box.maxY + pad };
 }
 
 export const boxCenter = (box: Box): Point => ({ x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2 });
-export const boxWidth = (box: Box) => box.maxX - box.minX;
-export const boxHeight = (box: Box) => box.maxY - box.minY;
 
 /** The four corners of a box mapped through a matrix. */
 export function boxCorners(box: Box, m: Matrix = IDENTITY): Point[] {

@@ -2,6 +2,7 @@
 // pathLength on drawn strokes, and one `<style>` holding the keyframes, the animations and the
 // reduced-motion rule. Nothing of the source is changed otherwise.
 
+import { walk } from '../../svg/sanitize.ts';
 import { serializeSvg } from '../../svg/serialize.ts';
 import { element, isElement, type SvgElement, type SvgNode } from '../../svg/tree.ts';
 import { writeSheet, type SheetHost } from './css.ts';
@@ -27,12 +28,7 @@ function replaceChild(parent: SvgElement, node: SvgElement, replacement: SvgElem
 }
 
 function findParent(root: SvgElement, node: SvgElement): SvgElement | undefined {
-  const stack = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el.children.includes(node)) return el;
-    for (const child of el.children) if (isElement(child)) stack.push(child);
-  }
+  for (const el of walk(root)) if (el.children.includes(node)) return el;
   return undefined;
 }
 

@@ -4,7 +4,9 @@
 
 import type { ViewBox } from '../../contract/common.ts';
 import { svgIntrinsicSize } from '../../svg/geometry.ts';
+import { styleText } from '../../svg/css/text.ts';
 import { parseSvg } from '../../svg/parse.ts';
+import { walk } from '../../svg/sanitize.ts';
 import { element as newElement, isElement, type SvgElement, type SvgNode } from '../../svg/tree.ts';
 import {
   IDENTITY,
@@ -221,31 +223,27 @@ export function sceneViewBox(root: SvgElement): ViewBox {
 export function readScene(markup: string): Scene {
   const root = parseSvg(markup);
   const viewBox = sceneViewBox(root);
-  const diagonal = Math.hypot(viewBox.width, viewBox.height) / Math.SQRT2;
   const byId = new Map<string, SvgElement>();
   const styles: string[] = [];
-  const all = (node: SvgElement, visit: (el: SvgElement) => void) => {
-    const stack = [node];
-    while (stack.length) {
-      const el = stack.pop()!;
-      visit(el);
-      for (const child of el.children) if (isElement(child)) stack.push(child);
-    }
-  };
-  all(root, (el) => {
+  for (const el of walk(root)) {
     const id = el.attributes.get('id');
     if (id !== undefined && !byId.has(id)) byId.set(id, el);
-    if (el.name === 'style') styles.push(el.children.map((c) => ('text' in c ? c.text : '')).join(''));
-  });
-  const sheet: StyleSheet = readStyleSheets(styles);
+    if (el.name === 'style') styles.push(styleText(el));
+  }
+  const scene = stagedScene(root, viewBox, byId);
+  new LeafReader(scene, readStyleSheets(styles)).read();
+  scene.region = regionOf(scene);
+  indexNames(scene);
+  return scene;
+}
 
-  // Every drawn child of the root goes into the stage, in order; the rest stays before it.
+/** An empty scene whose stage holds every drawn child of the root, in order; the rest stays before it. */
+function stagedScene(root: SvgElement, viewBox: ViewBox, byId: Map<string, SvgElement>): Scene {
   const originalChildren = [...root.children];
   const stage = newElement('g');
   stage.children = originalChildren.filter(isRendered);
   root.children = [...originalChildren.filter((node) => !isRendered(node)), stage];
-
-  const scene: Scene = {
+  return {
     root,
     stage,
     viewBox,
@@ -259,38 +257,38 @@ export function readScene(markup: string): Scene {
     originalChildren,
     styleOf: new Map(),
   };
+}
 
-  const rootStyle = computeStyle(root, ROOT_STYLE, sheet, diagonal);
-  scene.styleOf.set(root, rootStyle);
-  scene.ctmOf.set(stage, IDENTITY);
-  scene.styleOf.set(stage, rootStyle);
+/** Walks the stage down to the drawn elements: their computed style, transform, outline and box. */
+class LeafReader {
+  private readonly diagonal: number;
 
-  /** Subpaths of a referenced element in the coordinates of the `<use>` (depth-limited; cycles were refused by the sanitizer). */
-  const referenced = (target: SvgElement, style: ComputedStyle, depth: number): Subpath[] => {
-    if (depth > 8) return [];
-    const own = computeStyle(target, style, sheet, diagonal);
-    if (!own.displayed) return [];
-    const m = target.name === 'symbol' ? IDENTITY : parseTransform(target.attributes.get('transform'));
-    let outline: Subpath[] = [];
-    if (SHAPES.has(target.name)) outline = shapeOutline(target, viewBox);
-    else if (target.name === 'text') {
-      const box = textBox(target, own);
-      outline = box ? boxOutline(box) : [];
-    } else if (target.name === 'use') {
-      const inner = byId.get((target.attributes.get('href') ?? target.attributes.get('xlink:href') ?? '').trim().slice(1));
-      const shift = translation(length(target, 'x', viewBox.width), length(target, 'y', viewBox.height));
-      outline = inner ? transformSubpaths(referenced(inner, own, depth + 1), shift) : [];
-    } else {
-      for (const child of target.children) if (isElement(child) && (child.name === 'symbol' || isRendered(child))) outline.push(...referenced(child, own, depth + 1));
+  constructor(
+    private readonly scene: Scene,
+    private readonly sheet: StyleSheet,
+  ) {
+    this.diagonal = Math.hypot(scene.viewBox.width, scene.viewBox.height) / Math.SQRT2;
+  }
+
+  read(): void {
+    const { scene } = this;
+    const rootStyle = computeStyle(scene.root, ROOT_STYLE, this.sheet, this.diagonal);
+    scene.styleOf.set(scene.root, rootStyle);
+    scene.ctmOf.set(scene.stage, IDENTITY);
+    scene.styleOf.set(scene.stage, rootStyle);
+    for (const child of scene.stage.children) {
+      if (!isElement(child)) continue;
+      scene.parentOf.set(child, scene.stage);
+      this.visit(child, IDENTITY, rootStyle, [scene.stage], false);
     }
-    return transformSubpaths(outline, m);
-  };
+  }
 
-  const visit = (node: SvgElement, parentCtm: Matrix, parentStyle: ComputedStyle, ancestors: SvgElement[], filtered: boolean) => {
-    const style = computeStyle(node, parentStyle, sheet, diagonal);
+  private visit(node: SvgElement, parentCtm: Matrix, parentStyle: ComputedStyle, ancestors: SvgElement[], filtered: boolean): void {
+    const { scene } = this;
+    const style = computeStyle(node, parentStyle, this.sheet, this.diagonal);
     scene.styleOf.set(node, style);
     if (!style.displayed) return;
-    const own = node.name === 'svg' ? nestedViewport(node, viewBox) : parseTransform(node.attributes.get('transform'));
+    const own = node.name === 'svg' ? nestedViewport(node, scene.viewBox) : parseTransform(node.attributes.get('transform'));
     const ctm = multiply(parentCtm, own);
     const underFilter = filtered || style.filtered;
     if (CONTAINERS.has(node.name)) {
@@ -298,47 +296,14 @@ export function readScene(markup: string): Scene {
       const children = node.name === 'switch' ? switchChild(node) : node.children.filter(isRendered);
       for (const child of children) {
         scene.parentOf.set(child, node);
-        visit(child, ctm, style, [...ancestors, node], underFilter);
+        this.visit(child, ctm, style, [...ancestors, node], underFilter);
       }
       return;
     }
-    let outline: Subpath[] = [];
-    if (SHAPES.has(node.name)) outline = shapeOutline(node, viewBox);
-    else if (node.name === 'text') {
-      const box = textBox(node, style);
-      outline = box ? boxOutline(box) : [];
-    } else if (node.name === 'image') {
-      outline = rectOutline(length(node, 'x', viewBox.width), length(node, 'y', viewBox.height), length(node, 'width', viewBox.width), length(node, 'height', viewBox.height), 0, 0);
-    } else if (node.name === 'use') {
-      const target = byId.get((node.attributes.get('href') ?? node.attributes.get('xlink:href') ?? '').trim().slice(1));
-      const shift = translation(length(node, 'x', viewBox.width), length(node, 'y', viewBox.height));
-      outline = target ? transformSubpaths(referenced(target, style, 0), shift) : [];
-    }
+    const outline = this.outline(node, style);
     if (outline.every((subpath) => subpath.segments.length === 0)) return;
-    const stroked = style.stroke.kind !== 'none' && style.strokeWidth > 0;
-    // A line has no inside to fill.
-    const filled = style.fill.kind !== 'none' && node.name !== 'line';
-    const paints = node.name === 'image' || node.name === 'use' || node.name === 'text' || stroked || filled;
-    if (!paints || !style.visible) return;
-    const scale = meanScale(ctm);
-    const bare = outlineBox(outline, ctm);
-    if (!bare) return;
-    const strokePad = stroked ? (style.strokeWidth / 2) * (style.lineJoin === 'miter' || style.lineJoin === 'miter-clip' ? Math.min(style.miterLimit, 1.5) : 1) * scale : 0;
-    const size = Math.max(bare.maxX - bare.minX, bare.maxY - bare.minY);
-    const filterPad = underFilter ? 0.1 * size + strokePad : 0;
-    const textPad = node.name === 'text' ? 0.1 * size : 0;
-    const pad = strokePad + filterPad + textPad;
-    const leaf: Leaf = {
-      element: node,
-      style,
-      ctm,
-      outline,
-      box: padBox(bare, pad),
-      pad,
-      ancestors,
-      lineArt: SHAPES.has(node.name) && stroked && !filled,
-      solid: filled || node.name === 'image' || node.name === 'use',
-    };
+    const leaf = leafOf(node, style, ctm, outline, ancestors, underFilter);
+    if (!leaf) return;
     scene.leaves.push(leaf);
     for (const ancestor of ancestors) {
       const list = scene.leavesUnder.get(ancestor);
@@ -346,37 +311,107 @@ export function readScene(markup: string): Scene {
       else scene.leavesUnder.set(ancestor, [leaf]);
     }
     scene.leavesUnder.set(node, [leaf]);
-  };
-  for (const child of stage.children) {
-    if (!isElement(child)) continue;
-    scene.parentOf.set(child, stage);
-    visit(child, IDENTITY, rootStyle, [stage], false);
   }
 
-  // Motion stays in the viewBox, or within what the drawing already covers beyond it at rest.
+  /** A drawn element's outline in its own coordinates (a box for text and images). */
+  private outline(node: SvgElement, style: ComputedStyle): Subpath[] {
+    const { viewBox } = this.scene;
+    if (SHAPES.has(node.name)) return shapeOutline(node, viewBox);
+    if (node.name === 'text') {
+      const box = textBox(node, style);
+      return box ? boxOutline(box) : [];
+    }
+    if (node.name === 'image') {
+      return rectOutline(length(node, 'x', viewBox.width), length(node, 'y', viewBox.height), length(node, 'width', viewBox.width), length(node, 'height', viewBox.height), 0, 0);
+    }
+    if (node.name === 'use') return this.useOutline(node, style, 0);
+    return [];
+  }
+
+  /** The subpaths a `<use>` draws, in its own coordinates. */
+  private useOutline(use: SvgElement, style: ComputedStyle, depth: number): Subpath[] {
+    const { viewBox, byId } = this.scene;
+    const target = byId.get((use.attributes.get('href') ?? use.attributes.get('xlink:href') ?? '').trim().slice(1));
+    const shift = translation(length(use, 'x', viewBox.width), length(use, 'y', viewBox.height));
+    return target ? transformSubpaths(this.referenced(target, style, depth), shift) : [];
+  }
+
+  /** Subpaths of a referenced element in the coordinates of the `<use>` (depth-limited; cycles were refused by the sanitizer). */
+  private referenced(target: SvgElement, style: ComputedStyle, depth: number): Subpath[] {
+    if (depth > 8) return [];
+    const own = computeStyle(target, style, this.sheet, this.diagonal);
+    if (!own.displayed) return [];
+    const m = target.name === 'symbol' ? IDENTITY : parseTransform(target.attributes.get('transform'));
+    let outline: Subpath[] = [];
+    if (SHAPES.has(target.name)) outline = shapeOutline(target, this.scene.viewBox);
+    else if (target.name === 'text') {
+      const box = textBox(target, own);
+      outline = box ? boxOutline(box) : [];
+    } else if (target.name === 'use') {
+      outline = this.useOutline(target, own, depth + 1);
+    } else {
+      for (const child of target.children) if (isElement(child) && (child.name === 'symbol' || isRendered(child))) outline.push(...this.referenced(child, own, depth + 1));
+    }
+    return transformSubpaths(outline, m);
+  }
+}
+
+/** The leaf of a drawn element, or undefined when it paints nothing (no fill or stroke, hidden, no extent). */
+function leafOf(node: SvgElement, style: ComputedStyle, ctm: Matrix, outline: Subpath[], ancestors: SvgElement[], underFilter: boolean): Leaf | undefined {
+  const stroked = style.stroke.kind !== 'none' && style.strokeWidth > 0;
+  // A line has no inside to fill.
+  const filled = style.fill.kind !== 'none' && node.name !== 'line';
+  const paints = node.name === 'image' || node.name === 'use' || node.name === 'text' || stroked || filled;
+  if (!paints || !style.visible) return undefined;
+  const scale = meanScale(ctm);
+  const bare = outlineBox(outline, ctm);
+  if (!bare) return undefined;
+  const strokePad = stroked ? (style.strokeWidth / 2) * (style.lineJoin === 'miter' || style.lineJoin === 'miter-clip' ? Math.min(style.miterLimit, 1.5) : 1) * scale : 0;
+  const size = Math.max(bare.maxX - bare.minX, bare.maxY - bare.minY);
+  const filterPad = underFilter ? 0.1 * size + strokePad : 0;
+  const textPad = node.name === 'text' ? 0.1 * size : 0;
+  const pad = strokePad + filterPad + textPad;
+  return {
+    element: node,
+    style,
+    ctm,
+    outline,
+    box: padBox(bare, pad),
+    pad,
+    ancestors,
+    lineArt: SHAPES.has(node.name) && stroked && !filled,
+    solid: filled || node.name === 'image' || node.name === 'use',
+  };
+}
+
+/** Motion stays in the viewBox, or within what the drawing already covers beyond it at rest. */
+function regionOf(scene: Scene): Box {
+  let region = scene.region;
   for (const leaf of scene.leaves) {
-    scene.region = {
-      minX: Math.min(scene.region.minX, leaf.box.minX),
-      minY: Math.min(scene.region.minY, leaf.box.minY),
-      maxX: Math.max(scene.region.maxX, leaf.box.maxX),
-      maxY: Math.max(scene.region.maxY, leaf.box.maxY),
+    region = {
+      minX: Math.min(region.minX, leaf.box.minX),
+      minY: Math.min(region.minY, leaf.box.minY),
+      maxX: Math.max(region.maxX, leaf.box.maxX),
+      maxY: Math.max(region.maxY, leaf.box.maxY),
     };
   }
+  return region;
+}
 
-  // Names: ids, classes, data-* values and <title> text of every rendered element.
+/** Names: ids, classes, data-* values and <title> text of every rendered element. */
+function indexNames(scene: Scene): void {
   const addName = (word: string, el: SvgElement) => {
     const list = scene.names.get(word);
     if (!list) scene.names.set(word, [el]);
     else if (!list.includes(el)) list.push(el);
   };
-  const named = [...scene.leavesUnder.keys()].filter((el) => el !== stage);
+  const named = [...scene.leavesUnder.keys()].filter((el) => el !== scene.stage);
   for (const el of named) {
     const sources: string[] = [];
     for (const [name, value] of el.attributes) if (name === 'id' || name === 'class' || name.startsWith('data-')) sources.push(value);
     for (const child of el.children) if (isElement(child) && child.name === 'title') sources.push(textContent(child));
     for (const source of sources) for (const word of nameWords(source)) addName(word, el);
   }
-  return scene;
 }
 
 function switchChild(node: SvgElement): SvgElement[] {
@@ -421,11 +456,6 @@ export function leafPoints(leaf: Leaf, limit: number): Point[] {
   let points = byLimit.get(limit);
   if (!points) byLimit.set(limit, (points = samplePoints(leaf.outline, 0, limit).map((p) => applyMatrix(leaf.ctm, p))));
   return points;
-}
-
-/** The length of a shape's outline in its own units (what pathLength normalizes). */
-export function leafLength(leaf: Leaf): number {
-  return outlineLength(leaf.outline);
 }
 
 /**
@@ -478,10 +508,4 @@ export function partsOf(scene: Scene, max = 24, from: SvgElement = scene.stage):
     }
     return groups;
   }
-}
-
-/** Root-space point → a node's parent space. */
-export function toParentSpace(scene: Scene, node: SvgElement, p: Point): Point | undefined {
-  const space = parentSpace(scene, node);
-  return space ? applyMatrix(space.fromRoot, p) : undefined;
 }

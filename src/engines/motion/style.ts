@@ -4,6 +4,11 @@
 // inheritance down the tree. A rule this reader cannot match precisely (combinators, pseudo
 // classes) marks the elements it might reach as uncertain instead of guessing.
 
+import { readDeclarations, type Declaration } from '../../svg/css/declarations.ts';
+import { meetsCompound } from '../../svg/css/matching.ts';
+import { parseSelectorList, type ComplexSelector, type CompoundSelector } from '../../svg/css/selectors.ts';
+import { parseSheet, type SheetItem } from '../../svg/css/sheet.ts';
+import { splitTopLevel } from '../../svg/css/text.ts';
 import type { SvgElement } from '../../svg/tree.ts';
 import { parseOpaqueColour, type Rgb } from './colour.ts';
 
@@ -34,13 +39,8 @@ export interface ComputedStyle {
   uncertain: boolean;
 }
 
-interface Compound {
-  type?: string;
-  id?: string;
-  classes: string[];
-}
 interface Rule {
-  compounds: { compound: Compound; specificity: number }[];
+  compounds: { compound: CompoundSelector; specificity: number }[];
   declarations: Map<string, { value: string; important: boolean }>;
   order: number;
 }
@@ -58,88 +58,43 @@ const INHERITED = new Set([
 const PROPERTIES = new Set([...INHERITED, 'opacity', 'display', 'filter']);
 const PAINT_PROPERTIES = ['fill', 'stroke', 'color', 'fill-opacity', 'stroke-opacity'];
 
-function stripComments(css: string): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = css.indexOf('/*', at);
-    if (open < 0) return out + css.slice(at);
-    out += `${css.slice(at, open)} `;
-    const close = css.indexOf('*/', open + 2);
-    if (close < 0) return out;
-    at = close + 2;
-  }
-}
-
-export function parseDeclarations(block: string): Map<string, { value: string; important: boolean }> {
+/** The declarations of a block this reader uses, by property (the last of a property wins). */
+function relevantDeclarations(block: string | readonly Declaration[]): Map<string, { value: string; important: boolean }> {
+  const declarations = typeof block === 'string' ? readDeclarations(block) : block;
   const out = new Map<string, { value: string; important: boolean }>();
-  for (const declaration of block.split(';')) {
-    const colon = declaration.indexOf(':');
-    if (colon < 0) continue;
-    const property = declaration.slice(0, colon).trim().toLowerCase();
-    let value = declaration.slice(colon + 1).trim();
-    const important = /!\s*important$/i.test(value);
-    if (important) value = value.replace(/!\s*important$/i, '').trim();
-    if (property && value) out.set(property, { value, important });
-  }
+  for (const { property, value, important } of declarations) if (PROPERTIES.has(property)) out.set(property, { value, important });
   return out;
 }
 
-function parseCompound(selector: string): { compound: Compound; specificity: number } | undefined {
-  const text = selector.trim();
-  if (!text || /[\s>+~:[\]()|]/.test(text)) return undefined;
-  const compound: Compound = { classes: [] };
-  let specificity = 0;
-  for (const piece of text.split(/(?=[.#])/)) {
-    if (piece.startsWith('.')) {
-      compound.classes.push(piece.slice(1));
-      specificity += 10;
-    } else if (piece.startsWith('#')) {
-      compound.id = piece.slice(1);
-      specificity += 100;
-    } else if (piece === '*') {
-      continue;
-    } else {
-      compound.type = piece;
-      specificity += 1;
-    }
-  }
+/** A selector this reader matches exactly: one compound of type, id and classes, with its specificity. */
+function simpleCompound(selector: string): { compound: CompoundSelector; specificity: number } | undefined {
+  const parsed = parseSelectorList(selector);
+  if (parsed?.length !== 1) return undefined;
+  const [{ compounds, specificity }] = parsed as [ComplexSelector];
+  const { compound } = compounds[0]!;
+  if (compounds.length !== 1 || compound.attributes.length > 0 || compound.pseudos.length > 0) return undefined;
   return { compound, specificity };
 }
 
-/** The rules of every `<style>` element (at-rule blocks such as @media and @keyframes are skipped). */
+/**
+ * The rules of every `<style>` element. Rules in `@media` blocks may apply: the properties they
+ * set are uncertain. Other at-rules (`@supports`, `@keyframes`, `@font-face`) are skipped.
+ */
 export function readStyleSheets(styles: string[]): StyleSheet {
   const sheet: StyleSheet = { rules: [], uncertainProperties: new Set() };
   let order = 0;
   for (const css of styles) {
-    const text = stripComments(css);
-    let at = 0;
-    while (at < text.length) {
-      const open = text.indexOf('{', at);
-      if (open < 0) break;
-      const prelude = text.slice(at, open).trim();
-      // Find the matching close, counting nested blocks (at-rules hold rules).
-      let depth = 1;
-      let i = open + 1;
-      while (i < text.length && depth > 0) {
-        if (text[i] === '{') depth++;
-        else if (text[i] === '}') depth--;
-        i++;
+    for (const item of parseSheet(css)) {
+      if (item.kind === 'group' && /^@media/i.test(item.prelude)) {
+        for (const property of propertiesWithin(item.rules)) sheet.uncertainProperties.add(property);
       }
-      const body = text.slice(open + 1, i - 1);
-      at = i;
-      if (prelude.startsWith('@') || body.includes('{')) {
-        // @media rules may apply, others (keyframes, font-face) do not style elements.
-        if (/^@media/i.test(prelude)) for (const property of parseDeclarationsDeep(body)) sheet.uncertainProperties.add(property);
-        continue;
-      }
-      const declarations = parseDeclarations(body);
-      const relevant = new Map([...declarations].filter(([property]) => PROPERTIES.has(property)));
+      if (item.kind !== 'style') continue;
+      const relevant = relevantDeclarations(item.declarations);
       if (relevant.size === 0) continue;
       const compounds: Rule['compounds'] = [];
       let complex = false;
-      for (const selector of prelude.split(',')) {
-        const parsed = parseCompound(selector);
+      for (const selector of splitTopLevel(item.prelude, ',')) {
+        const parsed = simpleCompound(selector);
         if (parsed) compounds.push(parsed);
         else complex = true;
       }
@@ -150,22 +105,15 @@ export function readStyleSheets(styles: string[]): StyleSheet {
   return sheet;
 }
 
-function parseDeclarationsDeep(body: string): string[] {
+/** The properties this reader uses that the rules and keyframes of a group set, nested groups included. */
+function propertiesWithin(items: SheetItem[]): string[] {
   const properties: string[] = [];
-  for (const match of body.matchAll(/\{([^{}]*)\}/g)) {
-    for (const property of parseDeclarations(match[1]!).keys()) if (PROPERTIES.has(property)) properties.push(property);
+  for (const item of items) {
+    const blocks = item.kind === 'style' ? [item.declarations] : item.kind === 'keyframes' ? item.frames.map((f) => f.declarations) : [];
+    for (const block of blocks) properties.push(...relevantDeclarations(block).keys());
+    if (item.kind === 'group') properties.push(...propertiesWithin(item.rules));
   }
   return properties;
-}
-
-function matches(element: SvgElement, compound: Compound): boolean {
-  if (compound.type && compound.type !== element.name) return false;
-  if (compound.id && element.attributes.get('id') !== compound.id) return false;
-  if (compound.classes.length) {
-    const classes = (element.attributes.get('class') ?? '').split(/\s+/);
-    if (!compound.classes.every((c) => classes.includes(c))) return false;
-  }
-  return true;
 }
 
 /** The declared value of each property for one element: attribute < sheet < style attribute < !important sheet. */
@@ -175,13 +123,13 @@ function declared(element: SvgElement, sheet: StyleSheet): Map<string, string> {
   const hits: { specificity: number; order: number; declarations: Rule['declarations'] }[] = [];
   for (const rule of sheet.rules) {
     let best = -1;
-    for (const { compound, specificity } of rule.compounds) if (specificity > best && matches(element, compound)) best = specificity;
+    for (const { compound, specificity } of rule.compounds) if (specificity > best && meetsCompound(compound, element)) best = specificity;
     if (best >= 0) hits.push({ specificity: best, order: rule.order, declarations: rule.declarations });
   }
   hits.sort((a, b) => a.specificity - b.specificity || a.order - b.order);
   for (const hit of hits) for (const [property, { value, important }] of hit.declarations) if (!important) out.set(property, value);
   const inline = element.attributes.get('style');
-  if (inline) for (const [property, { value }] of parseDeclarations(inline)) if (PROPERTIES.has(property)) out.set(property, value);
+  if (inline) for (const [property, { value }] of relevantDeclarations(inline)) out.set(property, value);
   for (const hit of hits) for (const [property, { value, important }] of hit.declarations) if (important) out.set(property, value);
   return out;
 }

@@ -3,6 +3,7 @@
 // iteration count, fill mode, per-keyframe timing functions (cubic-bezier solved as browsers
 // do), and the later animation of an element winning where two set the same property.
 
+import { cubicBezierAt } from '../../svg/animation/cubic-bezier.ts';
 import type { Rgb } from './colour.ts';
 
 export type Easing = { kind: 'linear' } | { kind: 'cubic'; x1: number; y1: number; x2: number; y2: number };
@@ -68,41 +69,9 @@ export interface Track {
   fill: FillMode;
 }
 
-/** Solves a cubic-bezier timing function at x, as browsers do (Newton's method, then bisection). */
+/** A timing function at x (0–1). */
 export function ease(easing: Easing, x: number): number {
-  if (easing.kind === 'linear') return x;
-  const { x1, y1, x2, y2 } = easing;
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const cx = 3 * x1;
-  const bx = 3 * (x2 - x1) - cx;
-  const ax = 1 - cx - bx;
-  const cy = 3 * y1;
-  const by = 3 * (y2 - y1) - cy;
-  const ay = 1 - cy - by;
-  const sampleX = (t: number) => ((ax * t + bx) * t + cx) * t;
-  const sampleY = (t: number) => ((ay * t + by) * t + cy) * t;
-  const slopeX = (t: number) => (3 * ax * t + 2 * bx) * t + cx;
-  let t = x;
-  for (let i = 0; i < 8; i++) {
-    const error = sampleX(t) - x;
-    if (Math.abs(error) < 1e-7) return sampleY(t);
-    const slope = slopeX(t);
-    if (Math.abs(slope) < 1e-6) break;
-    t -= error / slope;
-  }
-  let lo = 0;
-  let hi = 1;
-  t = x;
-  while (lo < hi) {
-    const value = sampleX(t);
-    if (Math.abs(value - x) < 1e-7) break;
-    if (x > value) lo = t;
-    else hi = t;
-    t = (lo + hi) / 2;
-    if (hi - lo < 1e-9) break;
-  }
-  return sampleY(t);
+  return easing.kind === 'linear' ? x : cubicBezierAt(easing.x1, easing.y1, easing.x2, easing.y2, x);
 }
 
 const lerp = (a: number, b: number, p: number) => a + (b - a) * p;
@@ -149,7 +118,7 @@ export function progressAt(track: Track, timeMs: number): number | undefined {
 }
 
 /** The values of a track at an iteration progress. */
-export function valuesAtProgress(track: Track, progress: number): Values {
+function valuesAtProgress(track: Track, progress: number): Values {
   const frames = track.keyframes;
   if (progress <= frames[0]!.offset) return frames[0]!.values;
   for (let i = 0; i < frames.length - 1; i++) {
@@ -166,7 +135,7 @@ export function valuesAtProgress(track: Track, progress: number): Values {
 }
 
 /** The values a track applies at time t, or undefined when it applies none. */
-export function trackValuesAt(track: Track, timeMs: number): Values | undefined {
+function trackValuesAt(track: Track, timeMs: number): Values | undefined {
   const progress = progressAt(track, timeMs);
   return progress === undefined ? undefined : valuesAtProgress(track, progress);
 }

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
-import { UpstreamError, type CompletionDelta, type UpstreamClient, type UpstreamUsage } from './upstream-client.ts';
-import { mapUpstreamFailure, refusedParameter } from './upstream-errors.ts';
+import { resultOf, upstreamCall } from './upstream-call.ts';
+import type { CompletionDelta, UpstreamClient, UpstreamUsage } from './upstream-client.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -48,49 +47,37 @@ export interface CallContext {
 }
 
 /**
- * Runs one completion to its end, streaming reasoning and draft previews through `onEvent`.
- * `stream_options` is dropped once for a server that refuses it; one more attempt follows a
- * connect failure, a short 429 or a 5xx — only while nothing of this call reached the client.
- * Throws the ApiError the client should see, or the caller's abort.
+ * Runs one completion to its end, streaming reasoning and draft previews through `onEvent`, with
+ * the engine's one failure policy (upstreamCall): a retry only while nothing of this call
+ * reached the client. Throws the ApiError the client should see, or the caller's abort.
  */
-export async function runCall(context: CallContext, spec: CallSpec, onEvent: (event: CallEvent) => void): Promise<CallResult> {
-  let streamOptions = true;
-  let retried = false;
-  for (;;) {
-    const attempt = new Attempt(spec, onEvent);
-    try {
-      const body = {
-        ...context.extraBody,
-        model: context.model,
-        messages: spec.messages,
-        max_tokens: spec.maxTokens,
-        ...spec.sampling,
-        stream: context.stream,
-        ...(context.stream && streamOptions ? { stream_options: { include_usage: true } } : {}),
-      };
-      // Unstreamed, the first token arrives with the last: only the total deadline applies.
-      const firstTokenTimeoutMs = context.stream ? context.firstTokenTimeoutMs : Math.max(0, context.deadlineAt - Date.now());
-      for await (const delta of context.client.complete({ body, signal: context.signal, firstTokenTimeoutMs, deadlineAt: context.deadlineAt })) {
-        attempt.take(delta);
-      }
-      return attempt.result();
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      if (streamOptions && refusedParameter(error, 'stream_options')) {
-        streamOptions = false;
-        continue;
-      }
-      const mapped = mapUpstreamFailure(error);
-      if (mapped.misconfigured) context.logger?.error({ err: error, model: context.modelId }, mapped.configurationHint ?? 'the model entry is misconfigured');
-      else context.logger?.warn({ err: error, model: context.modelId }, 'upstream call failed');
-      if (mapped.retryable && !retried && !attempt.forwarded) {
-        retried = true;
-        if (mapped.waitSeconds > 0) await sleep(mapped.waitSeconds * 1000, undefined, { signal: context.signal });
-        continue;
-      }
-      throw mapped.error;
-    }
-  }
+export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: CallEvent) => void): Promise<CallResult> {
+  let attempt: Attempt | undefined;
+  const policy = { signal: context.signal, logger: context.logger, modelId: context.modelId, streamOptions: context.stream };
+  return resultOf(
+    upstreamCall(
+      policy,
+      async function* (streamOptions) {
+        const current = (attempt = new Attempt(spec, onEvent));
+        const body = {
+          ...context.extraBody,
+          model: context.model,
+          messages: spec.messages,
+          max_tokens: spec.maxTokens,
+          ...spec.sampling,
+          stream: context.stream,
+          ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
+        };
+        // Unstreamed, the first token arrives with the last: only the total deadline applies.
+        const firstTokenTimeoutMs = context.stream ? context.firstTokenTimeoutMs : Math.max(0, context.deadlineAt - Date.now());
+        for await (const delta of context.client.complete({ body, signal: context.signal, firstTokenTimeoutMs, deadlineAt: context.deadlineAt })) {
+          current.take(delta);
+        }
+        return current.result();
+      },
+      () => attempt?.forwarded ?? false,
+    ),
+  );
 }
 
 /** One attempt's state: the answer so far, and what of it reached the client. */

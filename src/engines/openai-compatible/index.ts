@@ -18,7 +18,10 @@ import { EDIT_SYSTEM_PROMPT, editUserPrompt, GENERATE_SYSTEM_PROMPT, generateUse
 import { runResponses } from './responses/run.ts';
 import { reviewEdit } from './review.ts';
 import type { SvgRenderer } from './renderer.ts';
-import { FINISHED, UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
+import { localUsage, outputBudget, supportedSampling, type CountTokens } from './budget.ts';
+import { responsesTokenBounds, svgTokenBounds } from './cost.ts';
+import { jobSignal } from './upstream-call.ts';
+import { UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
 
 /** What the engine needs from the rest of the service. */
 export interface OpenAiCompatibleServices {
@@ -40,14 +43,11 @@ export interface UpstreamObserver {
 
 /** The viewBox asked for when a request names none. */
 const DEFAULT_VIEWBOX = '0 0 512 512';
-const DEFAULT_OUTPUT_TOKENS = 8192;
 /**
  * Answers up to this many characters are finished on the event loop (a few milliseconds);
  * longer ones in the render workers, where a megabyte of markup costs no other request anything.
  */
 const INLINE_ANSWER_CHARS = 64 * 1024;
-const IMAGE_INPUT_TOKENS = 1536;
-const SAMPLING = { temperature: 'temperature', topP: 'top_p', presencePenalty: 'presence_penalty' } as const;
 
 /**
  * Generations and edits on any OpenAI-compatible chat server (vLLM, SGLang, llama.cpp server,
@@ -77,6 +77,8 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
   const engine = new OpenAiCompatibleEngine(entry, options, client, limit, services);
   return {
     runSvg: (job) => engine.run(job),
+    tokenBounds: (job) => svgTokenBounds(job, entry, options),
+    responsesTokenBounds: (request, images) => responsesTokenBounds(request, images, entry, options),
     // POST /v1/responses: translated to Chat Completions, or passed through (options.responses_api).
     respond: (job) =>
       runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, countTokens: (texts, signal) => services.renderer.countTokens(texts, signal), logger: services.logger }, job),
@@ -96,16 +98,14 @@ class OpenAiCompatibleEngine {
     if (job.operation === 'svg_vectorize') {
       throw new ApiError('model_unavailable', { message: `The model '${this.entry.id}' cannot run ${job.operation} yet.` });
     }
-    const abort = new AbortController();
-    const onAbort = () => abort.abort(job.signal.reason);
-    job.signal.addEventListener('abort', onAbort, { once: true });
+    const { signal, close } = jobSignal(job.signal);
     const outputs = outputsOf(job);
     const channel = new EventChannel<EngineEvent>(outputs);
     try {
       // Inputs first: a reference that cannot be fetched is a plain 400 before any model work.
-      const prepared = await this.prepare(job, abort.signal);
+      const prepared = await this.prepare(job, signal);
       for (let index = 0; index < outputs; index++) {
-        this.produce(job, index, prepared, abort.signal, (event) => channel.push(event)).then(
+        this.produce(job, index, prepared, signal, (event) => channel.push(event)).then(
           () => channel.done(),
           (error: unknown) => {
             if (error instanceof ApiError) {
@@ -119,8 +119,7 @@ class OpenAiCompatibleEngine {
       }
       yield* channel.drain();
     } finally {
-      job.signal.removeEventListener('abort', onAbort);
-      abort.abort(FINISHED); // the client left, or the batch ended: no upstream call outlives the request
+      close(); // the client left, or the batch ended: no upstream call outlives the request
     }
   }
 
@@ -194,19 +193,12 @@ class OpenAiCompatibleEngine {
 
   /** The output cap asked for (or the entry's), plus the reasoning budget of a reasoning model. */
   private outputBudget(requested: number | null | undefined): number {
-    const cap = requested ?? this.options.max_output_tokens ?? this.entry.max_output_length ?? DEFAULT_OUTPUT_TOKENS;
-    return cap + (this.options.reasoning ? this.options.reasoning_budget_tokens : 0);
+    return outputBudget(this.entry, this.options, requested);
   }
 
   /** Sampling fields the entry lists as supported; reasoning_effort for reasoning models. */
   private sampling(job: SvgJob, temperature: number | null | undefined): Record<string, number | string> {
-    const supported = new Set<string>(this.entry.supported_sampling_parameters ?? []);
-    const sampling: Record<string, number | string> = {};
-    const values = { temperature: temperature ?? undefined, topP: job.topP, presencePenalty: job.presencePenalty ?? undefined };
-    for (const [key, wire] of Object.entries(SAMPLING) as [keyof typeof SAMPLING, string][]) {
-      const value = values[key];
-      if (value !== undefined && supported.has(wire)) sampling[wire] = value;
-    }
+    const sampling: Record<string, number | string> = supportedSampling(this.entry, { temperature, top_p: job.topP, presence_penalty: job.presencePenalty });
     if (this.options.reasoning && job.reasoningEffort) sampling.reasoning_effort = job.reasoningEffort;
     return sampling;
   }
@@ -278,9 +270,8 @@ function withImages(text: string, images: string[]): ChatMessage['content'] {
 }
 
 /**
- * Usage over every upstream call of one output. A server that reports no usage is counted
- * locally (the o200k tokenizer over the messages' text and the answer, each image at the
- * entry's image allowance), so real work is never settled as zero.
+ * Usage over every upstream call of one output. A server that reports none is counted locally
+ * (budget.ts), so real work is never settled as zero.
  */
 class Meter {
   private usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 };
@@ -288,28 +279,28 @@ class Meter {
   constructor(
     private readonly options: OpenAiCompatibleOptions,
     /** Tokens in texts, counted off the event loop. */
-    private readonly countTokens: (texts: string[]) => Promise<number>,
+    private readonly countTokens: CountTokens,
   ) {}
 
   async add(messages: ChatMessage[], result: CallResult): Promise<void> {
-    const counted = result.usage ?? (await this.countLocally(messages, result));
+    const counted = result.usage ?? (await localUsage(this.countTokens, this.options, promptOf(messages), [result.text, result.reasoning]));
     this.usage.inputTokens += counted.promptTokens;
     this.usage.outputTokens += counted.completionTokens;
     this.usage.cachedInputTokens += Math.min(counted.cachedTokens, counted.promptTokens);
   }
 
-  private async countLocally(messages: ChatMessage[], result: CallResult): Promise<UpstreamUsage> {
-    const texts: string[] = [];
-    let images = 0;
-    for (const message of messages) {
-      if (typeof message.content === 'string') texts.push(message.content);
-      else for (const part of message.content) part.type === 'text' ? texts.push(part.text) : images++;
-    }
-    const prompt = (await this.countTokens(texts)) + images * (this.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-    return { promptTokens: prompt, completionTokens: await this.countTokens([result.text, result.reasoning]), cachedTokens: 0 };
-  }
-
   total(): TokenUsage {
     return { ...this.usage };
   }
+}
+
+/** The texts and the number of images of a call's messages. */
+function promptOf(messages: ChatMessage[]): { texts: string[]; images: number } {
+  const texts: string[] = [];
+  let images = 0;
+  for (const message of messages) {
+    if (typeof message.content === 'string') texts.push(message.content);
+    else for (const part of message.content) part.type === 'text' ? texts.push(part.text) : images++;
+  }
+  return { texts, images };
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../contract/errors.ts';
-import type { TokenUsage } from '../../contract/usage.ts';
+import type { TokenBounds, TokenUsage } from '../../contract/usage.ts';
 import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { artworkMarkup, decorateSource, drawArtwork, seededInt, type Artwork } from './artwork.ts';
 import { svgScore } from '../../svg/animation/score.ts';
@@ -57,6 +57,16 @@ function mockUsage(job: SvgJob, svg: string): TokenUsage {
  */
 export function createSandboxEngine(options: SandboxOptions): Engine {
   return {
+    // Exactly the usage it will report (a live sandbox entry may be token-priced, for load tests).
+    tokenBounds(job: SvgJob): TokenBounds {
+      const bounds = { inputTokens: 0, outputTokens: 0 };
+      for (let index = 0; index < outputsOf(job); index++) {
+        const usage = mockUsage(job, artworkMarkup(artworkFor(job, index)));
+        bounds.inputTokens += usage.inputTokens;
+        bounds.outputTokens += usage.outputTokens;
+      }
+      return bounds;
+    },
     async *runSvg(job: SvgJob): AsyncGenerator<EngineEvent> {
       const directives = directivesOf(job);
       if (directives.error) throw mockedError(directives.error);

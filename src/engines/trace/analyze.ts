@@ -69,8 +69,8 @@ export function alphaProfile(image: RgbaImage): AlphaProfile {
   return { transparent, softShare: soft / (width * height) };
 }
 
-/** Colour of a pixel quantized to 4 bits per channel, as a number (for counting colours). */
-const bucket = (p: Buffer, i: number) => ((p[i]! >> 4) << 8) | ((p[i + 1]! >> 4) << 4) | (p[i + 2]! >> 4);
+/** Colour of the pixel at byte i quantized to 4 bits per channel, as a number (for counting colours). */
+export const colourBucket = (p: Uint8Array, i: number) => ((p[i]! >> 4) << 8) | ((p[i + 1]! >> 4) << 4) | (p[i + 2]! >> 4);
 
 /**
  * Line art and one-colour logos: one ink colour on transparency, or one ink on one paper
@@ -101,7 +101,7 @@ export function palette(image: RgbaImage): Palette {
       continue;
     }
     opaque++;
-    counts[bucket(pixels, i)]!++;
+    counts[colourBucket(pixels, i)]!++;
   }
   return { counts, opaque, clear };
 }
@@ -130,7 +130,7 @@ function meanColour(image: RgbaImage, key: number): [number, number, number] {
   let b = 0;
   let n = 0;
   for (let i = 0; i < pixels.length; i += 4) {
-    if (pixels[i + 3]! < 128 || bucket(pixels, i) !== key) continue;
+    if (pixels[i + 3]! < 128 || colourBucket(pixels, i) !== key) continue;
     r += pixels[i]!;
     g += pixels[i + 1]!;
     b += pixels[i + 2]!;

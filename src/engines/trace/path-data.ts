@@ -203,6 +203,11 @@ export function compactColour(hex: string): string {
   return /^#([0-9a-f])\1([0-9a-f])\2([0-9a-f])\3$/.test(h) ? `#${h[1]}${h[3]}${h[5]}` : h;
 }
 
+/** A colour, 0–255 a channel, as the shortest lowercase hex. */
+export function hexColour([r, g, b]: [number, number, number]): string {
+  return compactColour(`#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`);
+}
+
 /** An integer count of 1/scale units as the shortest decimal: 5 → ".5", -15 → "-1.5", 20 → "2". */
 function formatUnits(units: number, decimals: number, scale: number): string {
   if (decimals === 0) return String(units);

@@ -38,7 +38,7 @@ export type TraceJobs = {
  * client left fails with the signal's reason, as it was given.
  */
 export class TracePool {
-  /** test/trace/tracer.test.ts reads the worker pids through this field. */
+  /** test/engines/trace/tracer.test.ts reads the worker pids through this field. */
   private readonly pool: WorkerPool<TraceJobs>;
   private readonly timeoutMs: number;
 

@@ -2,10 +2,11 @@ import { vectorizeRawSync, type ColorMode, type Config, type Hierarchical, type 
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, palette, pixelBlockSize } from './analyze.ts';
 import { traceBilevel, traceTwoTone, twoToneOnTransparent } from './bilevel.ts';
-import { compactColour, compactPathPieces } from './path-data.ts';
+import type { Paint } from './gradient-paint.ts';
+import { compactColour, compactPathPieces, hexColour } from './path-data.ts';
 import type { RgbaImage } from './pixels.ts';
 import { resizeRgba } from './raster.ts';
-import { planSmoothRegions, type Paint, type SmoothPlan } from './smooth-regions.ts';
+import { planSmoothRegions, type SmoothPlan } from './smooth-regions.ts';
 
 export interface TraceOptions {
   effort: ReasoningEffort;
@@ -99,8 +100,6 @@ function maskImage(width: number, height: number, inside: (i: number) => boolean
   return { width, height, pixels };
 }
 
-const hex = ([r, g, b]: [number, number, number]) => compactColour(`#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`);
-
 /** Alpha bands of soft areas (shadows, glows): lower bound and the alpha each band stands for. */
 const SOFT_BANDS = [
   { from: 20, alpha: 40 },
@@ -137,7 +136,7 @@ function traceSoftLayers(image: RgbaImage, speckle: number): Shape[] {
     const opacity = 1 - (1 - target) / (1 - below);
     below = target;
     const mask = maskImage(width, height, (i) => pixels[i * 4 + 3]! >= band.from);
-    const fill = hex([Math.round(r / n), Math.round(g / n), Math.round(bl / n)]);
+    const fill = hexColour([Math.round(r / n), Math.round(g / n), Math.round(bl / n)]);
     for (const shape of vtrace(mask, { ...VTRACER_DEFAULTS, colorMode: COLOR_MODE.binary, filterSpeckle: speckle * 2 })) {
       layers.push({ ...shape, fill, opacity });
     }
@@ -287,7 +286,7 @@ function shortNumber(value: number, decimals: number): string {
 function gradientMarkup(paint: Paint, id: string, decimals: number): string {
   const n = (v: number) => shortNumber(v, decimals);
   // offset 0 is a stop's default
-  const stops = paint.stops.map((s) => `<stop${shortNumber(s.offset, 2) === '0' ? '' : ` offset="${shortNumber(s.offset, 2)}"`} stop-color="${hex(s.colour)}"/>`).join('');
+  const stops = paint.stops.map((s) => `<stop${shortNumber(s.offset, 2) === '0' ? '' : ` offset="${shortNumber(s.offset, 2)}"`} stop-color="${hexColour(s.colour)}"/>`).join('');
   return paint.kind === 'linear'
     ? `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${n(paint.x1)}" y1="${n(paint.y1)}" x2="${n(paint.x2)}" y2="${n(paint.y2)}">${stops}</linearGradient>`
     : `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${n(paint.cx)}" cy="${n(paint.cy)}" r="${n(paint.r)}"${ellipse(paint, decimals)}>${stops}</radialGradient>`;

@@ -12,35 +12,32 @@
 // here) are written into its `style` attribute and the sheets removed; transforms become one
 // `matrix()` attribute with the origin applied; `pathLength` is applied to dash values; animation
 // elements are removed. Approximations: see the README ("Frames at time t").
+import { SMIL_ELEMENTS } from '../allowlist.ts';
+import type { KeyframesRule } from '../css/sheet.ts';
+import { splitTopLevel } from '../css/text.ts';
 import { parseSvg } from '../parse.ts';
 import type { SvgElement } from '../tree.ts';
 import { isElement } from '../tree.ts';
-import { splitTopLevel, type KeyframesRule } from './css.ts';
-import { childNamed, documentAnimations, smilValues, type CssAnimation, type DocumentAnimations, type SmilAnimation } from './model.ts';
+import { parseEasing, type Easing } from './easing.ts';
+import { childNamed, documentAnimations, type CssAnimation, type DocumentAnimations, type SmilAnimation } from './model.ts';
+import { fmt, lengthPx, numbersIn, parseNumber } from './numbers.ts';
+import { cssProgress, smilProgress, type SmilProgress } from './progress.ts';
 import { flattenPath, objectBoundingBox, outline, outlineLength, pointAtLength, polylinesLength, type Polylines } from './shapes.ts';
+import { pick, valueSpec } from './smil-values.ts';
 import { timingOf, type AnimationTiming } from './timing.ts';
 import {
-  addValues,
-  distance,
-  fmt,
   formatMatrix,
-  interpolate,
   interpolateTransforms,
-  lengthPx,
   listMatrix,
   multiply,
-  numbersIn,
-  parseColor,
+  originPoint,
   parseCssTransform,
-  parseEasing,
-  parseNumber,
   parseSvgTransform,
-  splineEasing,
   type Box,
-  type Easing,
   type Matrix,
   type TransformFunction,
-} from './values.ts';
+} from './transforms.ts';
+import { addValues, distance, interpolate } from './values.ts';
 
 /** Properties that are CSS properties (written into `style`); anything else is an attribute. */
 const CSS_PROPERTIES = new Set([
@@ -70,8 +67,6 @@ const INITIAL: Record<string, string> = {
 
 /** Declarations a frame does not keep: its animations are evaluated, its transforms flattened. */
 const DROPPED = /^(animation|transition|transform$|transform-origin$|transform-box$|will-change$|offset)/;
-
-const ANIMATION_ELEMENTS = new Set(['animate', 'set', 'animateTransform', 'animateMotion', 'mpath']);
 
 export interface FrameOptions {
   /**
@@ -318,25 +313,7 @@ export class FrameEvaluator {
   private origin(element: SvgElement): [number, number] {
     // SVG elements default to `transform-origin: 0 0`, the corner of the reference box.
     const value = this.doc.cascaded.get(element)?.get('transform-origin') ?? element.attributes.get('transform-origin') ?? '0 0';
-    const box = this.referenceBox(element);
-    const tokens = this.cssValue(element, value).trim().split(/\s+/);
-    let x: number | undefined;
-    let y: number | undefined;
-    const horizontal: Record<string, number> = { left: 0, center: 0.5, right: 1 };
-    const vertical: Record<string, number> = { top: 0, center: 0.5, bottom: 1 };
-    const pending: string[] = [];
-    for (const token of tokens.slice(0, 2)) {
-      const t = token.toLowerCase();
-      if (t in horizontal && t !== 'center' && x === undefined) x = horizontal[t]! * box.width;
-      else if (t in vertical && t !== 'center' && y === undefined) y = vertical[t]! * box.height;
-      else pending.push(t);
-    }
-    for (const t of pending) {
-      if (x === undefined) x = t === 'center' ? box.width / 2 : lengthPx(t, box.width);
-      else if (y === undefined) y = t === 'center' ? box.height / 2 : lengthPx(t, box.height);
-    }
-    if (tokens.length === 1 && y === undefined) y = box.height / 2;
-    return [box.x + (x ?? box.width / 2), box.y + (y ?? box.height / 2)];
+    return originPoint(this.cssValue(element, value), this.referenceBox(element));
   }
 
   /** The transform an element shows: CSS (animated, else declared) over SMIL over the attribute, with its origin and motion. */
@@ -494,7 +471,7 @@ export class FrameEvaluator {
     if (style.size > 0) attributes.set('style', [...style].map(([p, v]) => `${p}:${v}`).join(';'));
     out.push('<', element.name);
     for (const [name, value] of attributes) out.push(' ', name, '="', escapeAttribute(value), '"');
-    const children = element.children.filter((c) => !isElement(c) || (!ANIMATION_ELEMENTS.has(c.name) && c.name !== 'style'));
+    const children = element.children.filter((c) => !isElement(c) || !(SMIL_ELEMENTS.has(c.name) || c.name === 'mpath' || c.name === 'style'));
     if (children.length === 0) {
       out.push('/>');
       return;
@@ -537,134 +514,6 @@ interface FrameState {
   cssTransform: Map<SvgElement, TransformFunction[]>;
   smilTransform: Map<SvgElement, TransformFunction[]>;
   motion: Map<SvgElement, Matrix>;
-}
-
-/** The directed iteration progress of a CSS animation at time t, or undefined when it has no effect. */
-export function cssProgress(a: CssAnimation, t: number): number | undefined {
-  if (a.paused) t = 0;
-  const local = t - a.delayMs;
-  const d = a.durationMs;
-  const active = a.iterations === Infinity ? Infinity : d * a.iterations;
-  let iteration: number;
-  let progress: number;
-  if (local < 0) {
-    if (a.fill !== 'backwards' && a.fill !== 'both') return undefined;
-    iteration = 0;
-    progress = 0;
-  } else if (local >= active) {
-    if (a.fill !== 'forwards' && a.fill !== 'both') return undefined;
-    if (a.iterations === 0 || d === 0) {
-      iteration = Math.max(0, Math.ceil(a.iterations) - 1);
-      progress = a.iterations === 0 ? 0 : 1;
-    } else if (Number.isInteger(a.iterations)) {
-      iteration = a.iterations - 1;
-      progress = 1;
-    } else {
-      iteration = Math.floor(a.iterations);
-      progress = a.iterations - iteration;
-    }
-  } else if (d === 0) {
-    return undefined;
-  } else {
-    iteration = Math.floor(local / d);
-    progress = (local - iteration * d) / d;
-  }
-  const reversed =
-    a.direction === 'reverse' || (a.direction === 'alternate' && iteration % 2 === 1) || (a.direction === 'alternate-reverse' && iteration % 2 === 0);
-  return reversed ? 1 - progress : progress;
-}
-
-interface SmilProgress {
-  /** Progress through the current simple duration (0–1). */
-  p: number;
-  iteration: number;
-  beginMs: number;
-}
-
-/** Where a SMIL animation is at time t: active or frozen in its latest interval, or no effect. */
-export function smilProgress(a: SmilAnimation, t: number): SmilProgress | undefined {
-  let interval: (typeof a.intervals)[number] | undefined;
-  for (const candidate of a.intervals) {
-    if (candidate.beginMs <= t) interval = candidate;
-    else break;
-  }
-  if (!interval) return undefined;
-  const d = a.durMs;
-  if (t < interval.endMs) {
-    if (d === undefined) return { p: 0, iteration: 0, beginMs: interval.beginMs };
-    const elapsed = t - interval.beginMs;
-    const iteration = Math.floor(elapsed / d);
-    return { p: (elapsed - iteration * d) / d, iteration, beginMs: interval.beginMs };
-  }
-  if (a.fill !== 'freeze') return undefined;
-  const elapsed = interval.endMs - interval.beginMs;
-  if (d === undefined) return { p: 0, iteration: 0, beginMs: interval.beginMs };
-  const ratio = elapsed / d;
-  if (elapsed > 0 && Math.abs(ratio - Math.round(ratio)) < 1e-9) return { p: 1, iteration: Math.round(ratio) - 1, beginMs: interval.beginMs };
-  const iteration = Math.floor(ratio);
-  return { p: ratio - iteration, iteration, beginMs: interval.beginMs };
-}
-
-/** The values an animation element moves through, from `values` or from/to/by. */
-function valueSpec(element: SvgElement, underlying: string): { values: string[]; additive: boolean; toOnly: boolean } | undefined {
-  const additive = element.attributes.get('additive')?.trim() === 'sum';
-  const values = smilValues(element);
-  if (values) return { values, additive, toOnly: false };
-  const from = element.attributes.get('from');
-  const to = element.attributes.get('to');
-  const by = element.attributes.get('by');
-  if (from !== undefined && to !== undefined) return { values: [from, to], additive, toOnly: false };
-  if (from !== undefined && by !== undefined) return { values: [from, addValues(from, by)], additive, toOnly: false };
-  if (to !== undefined) return { values: [underlying, to], additive: false, toOnly: true };
-  if (by !== undefined) return { values: [zeroLike(by), by], additive: true, toOnly: false };
-  return undefined;
-}
-
-function zeroLike(value: string): string {
-  if (parseColor(value)) return 'rgb(0,0,0)';
-  return value.replace(/[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/g, '0');
-}
-
-/** The value at progress p through a list, by calcMode, keyTimes and keySplines. */
-function pick(
-  values: string[],
-  p: number,
-  calcMode: string,
-  element: SvgElement,
-  lerp: (a: string, b: string, q: number) => string,
-  dist?: (a: string, b: string) => number | undefined,
-): string {
-  const n = values.length;
-  if (n === 1) return values[0]!;
-  const keyTimesText = element.attributes.get('keyTimes');
-  let keyTimes = keyTimesText?.split(';').map((v) => parseNumber(v)).filter((v): v is number => v !== undefined);
-  if (keyTimes && keyTimes.at(-1) === undefined) keyTimes = undefined;
-  if (calcMode === 'discrete') {
-    if (keyTimes && keyTimes.length === n) {
-      let index = 0;
-      for (let i = 0; i < n; i++) if (keyTimes[i]! <= p) index = i;
-      return values[index]!;
-    }
-    return values[Math.min(n - 1, Math.floor(p * n))]!;
-  }
-  let times: number[];
-  if (calcMode === 'paced' && dist) {
-    const d = values.slice(1).map((v, i) => dist(values[i]!, v) ?? 1);
-    const total = d.reduce((a, b) => a + b, 0);
-    let acc = 0;
-    times = [0, ...d.map((x) => (acc += x) / (total || 1))];
-  } else if (keyTimes && keyTimes.length === n) times = keyTimes;
-  else times = values.map((_, i) => i / (n - 1));
-  let i = 0;
-  while (i < n - 2 && p >= times[i + 1]!) i++;
-  const span = times[i + 1]! - times[i]!;
-  let local = span > 0 ? Math.min(1, Math.max(0, (p - times[i]!) / span)) : 1;
-  if (calcMode === 'spline') {
-    const splines = (element.attributes.get('keySplines') ?? '').split(';').map((s) => numbersIn(s));
-    const spline = splines[i];
-    if (spline && spline.length === 4) local = splineEasing(spline[0]!, spline[1]!, spline[2]!, spline[3]!)(local);
-  }
-  return lerp(values[i]!, values[i + 1]!, local);
 }
 
 function escapeAttribute(value: string): string {

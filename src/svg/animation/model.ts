@@ -1,10 +1,14 @@
 // The animations of a document and when they run: CSS animations (from the cascade of its style
 // sheets and `style` attributes) and SMIL animation elements (with their begin/end instance times
 // resolved, syncbase chains included). Shared by the timing measurement and the frame evaluator.
+import { SMIL_ELEMENTS, type SmilElementName } from '../allowlist.ts';
+import { TreeIndex } from '../css/matching.ts';
+import type { KeyframesRule } from '../css/sheet.ts';
+import { splitTopLevel } from '../css/text.ts';
 import type { SvgElement } from '../tree.ts';
 import { isElement } from '../tree.ts';
-import { cascade, documentStyles, splitTopLevel, TreeIndex, type Cascaded, type DocumentStyles, type KeyframesRule } from './css.ts';
-import { clockMs, cssTimeMs, parseNumber, tidy } from './values.ts';
+import { cascade, documentStyles, type Cascaded, type DocumentStyles } from './cascade.ts';
+import { clockMs, cssTimeMs, parseNumber, tidy } from './numbers.ts';
 
 export type Direction = 'normal' | 'reverse' | 'alternate' | 'alternate-reverse';
 export type FillMode = 'none' | 'forwards' | 'backwards' | 'both';
@@ -28,8 +32,6 @@ export interface CssAnimation {
   order: number;
 }
 
-export type SmilTag = 'animate' | 'set' | 'animateTransform' | 'animateMotion';
-
 export interface Interval {
   beginMs: number;
   /** Infinity when the active duration is indefinite. */
@@ -39,7 +41,7 @@ export interface Interval {
 export interface SmilAnimation {
   kind: 'smil';
   element: SvgElement;
-  tag: SmilTag;
+  tag: SmilElementName;
   target: SvgElement;
   /** The animated attribute (`transform` for animateTransform, `motion` for animateMotion). */
   attribute: string;
@@ -62,7 +64,6 @@ export interface DocumentAnimations {
   smil: SmilAnimation[];
 }
 
-const SMIL_TAGS = new Set<string>(['animate', 'set', 'animateTransform', 'animateMotion']);
 /** Properties whose change is not a visible animation of the drawing. */
 const NOT_ANIMATABLE = /^(animation|transition)/;
 
@@ -218,11 +219,11 @@ function smilAnimations(index: TreeIndex): SmilAnimation[] {
   const byId = new Map<string, Timed>();
   let order = 0;
   for (const element of index.elements) {
-    if (!SMIL_TAGS.has(element.name)) continue;
+    if (!SMIL_ELEMENTS.has(element.name)) continue;
     const href = (element.attributes.get('href') ?? element.attributes.get('xlink:href'))?.trim();
     const target = href ? (href.startsWith('#') ? index.byId.get(href.slice(1)) : undefined) : index.parent.get(element);
     if (!target) continue;
-    const tag = element.name as SmilTag;
+    const tag = element.name as SmilElementName;
     const attribute = tag === 'animateTransform' ? 'transform' : tag === 'animateMotion' ? 'motion' : element.attributes.get('attributeName')?.trim();
     if (!attribute) continue;
     const durText = element.attributes.get('dur')?.trim();
@@ -275,41 +276,7 @@ function smilAnimations(index: TreeIndex): SmilAnimation[] {
  * An element that still has instance times waiting then is `recurring` (its chain loops).
  */
 function simulate(timed: Timed[], byId: Map<string, Timed>): void {
-  const dependents = new Map<Timed, { t: Timed; spec: TimeSpec; role: 'begin' | 'end' }[]>();
-  for (const t of timed) {
-    for (const [role, list] of [['begin', t.begins], ['end', t.ends]] as const) {
-      for (const spec of list) {
-        if (spec.kind === 'offset') {
-          if (role === 'begin') t.pending.push(spec.ms);
-          else t.endTimes.push(spec.ms);
-          continue;
-        }
-        const source = byId.get(spec.id);
-        if (!source) continue;
-        const list2 = dependents.get(source) ?? [];
-        list2.push({ t, spec, role });
-        dependents.set(source, list2);
-      }
-    }
-    t.pending.sort((a, b) => a - b);
-    t.endTimes.sort((a, b) => a - b);
-  }
-  const notify = (source: Timed, edge: 'begin' | 'end', time: number, interval: Interval) => {
-    for (const { t, spec, role } of dependents.get(source) ?? []) {
-      let at: number | undefined;
-      if (spec.kind === 'sync' && spec.edge === edge) at = time + spec.ms;
-      else if (spec.kind === 'repeat' && edge === 'begin' && source.animation.durMs !== undefined) {
-        const repeatAt = interval.beginMs + spec.iteration * source.animation.durMs;
-        if (repeatAt < interval.endMs) at = repeatAt + spec.ms;
-      }
-      if (at === undefined) continue;
-      at = tidy(at);
-      const list = role === 'begin' ? t.pending : t.endTimes;
-      let k = list.length;
-      while (k > 0 && list[k - 1]! > at) k--;
-      list.splice(k, 0, at);
-    }
-  };
+  const dependents = dependentsOf(timed, byId);
   // Interval ends announced in time order alongside begins.
   const ends: { t: Timed; interval: Interval }[] = [];
   let starts = 0;
@@ -334,7 +301,7 @@ function simulate(timed: Timed[], byId: Map<string, Timed>): void {
     if (endAt <= beginAt) {
       const { t, interval } = ends.splice(endIndex, 1)[0]!;
       if (t.current === interval) t.current = undefined;
-      notify(t, 'end', interval.endMs, interval);
+      announce(dependents, t, 'end', interval.endMs, interval);
       continue;
     }
     const t = next!;
@@ -348,7 +315,7 @@ function simulate(timed: Timed[], byId: Map<string, Timed>): void {
       const k = ends.findIndex((e) => e.interval === active);
       if (k >= 0) ends.splice(k, 1);
       t.current = undefined;
-      notify(t, 'end', begin, active);
+      announce(dependents, t, 'end', begin, active);
     }
     const endInstance = t.endTimes.find((e) => e > begin || (e === begin && t.iadMs === 0));
     let duration = Math.min(t.iadMs, endInstance === undefined ? Infinity : endInstance - begin);
@@ -358,20 +325,56 @@ function simulate(timed: Timed[], byId: Map<string, Timed>): void {
     t.animation.intervals.push(interval);
     t.current = interval;
     starts++;
-    notify(t, 'begin', begin, interval);
+    announce(dependents, t, 'begin', begin, interval);
     if (interval.endMs !== Infinity) ends.push({ t, interval });
+  }
+}
+
+type Dependents = Map<Timed, { t: Timed; spec: TimeSpec; role: 'begin' | 'end' }[]>;
+
+/** Offsets become instance times now; syncbase values wait on the element they name. */
+function dependentsOf(timed: Timed[], byId: Map<string, Timed>): Dependents {
+  const dependents: Dependents = new Map();
+  for (const t of timed) {
+    for (const [role, list] of [['begin', t.begins], ['end', t.ends]] as const) {
+      for (const spec of list) {
+        if (spec.kind === 'offset') {
+          if (role === 'begin') t.pending.push(spec.ms);
+          else t.endTimes.push(spec.ms);
+          continue;
+        }
+        const source = byId.get(spec.id);
+        if (!source) continue;
+        const waiting = dependents.get(source) ?? [];
+        waiting.push({ t, spec, role });
+        dependents.set(source, waiting);
+      }
+    }
+    t.pending.sort((a, b) => a - b);
+    t.endTimes.sort((a, b) => a - b);
+  }
+  return dependents;
+}
+
+/** An interval of `source` began or ended at `time`: the elements that name that edge get an instance time. */
+function announce(dependents: Dependents, source: Timed, edge: 'begin' | 'end', time: number, interval: Interval): void {
+  for (const { t, spec, role } of dependents.get(source) ?? []) {
+    let at: number | undefined;
+    if (spec.kind === 'sync' && spec.edge === edge) at = time + spec.ms;
+    else if (spec.kind === 'repeat' && edge === 'begin' && source.animation.durMs !== undefined) {
+      const repeatAt = interval.beginMs + spec.iteration * source.animation.durMs;
+      if (repeatAt < interval.endMs) at = repeatAt + spec.ms;
+    }
+    if (at === undefined) continue;
+    at = tidy(at);
+    const list = role === 'begin' ? t.pending : t.endTimes;
+    let k = list.length;
+    while (k > 0 && list[k - 1]! > at) k--;
+    list.splice(k, 0, at);
   }
 }
 
 /** The first element child of a kind (e.g. an animateMotion's `<mpath>`). */
 export function childNamed(element: SvgElement, name: string): SvgElement | undefined {
   return element.children.find((c): c is SvgElement => isElement(c) && c.name === name);
-}
-
-export function smilValues(element: SvgElement): string[] | undefined {
-  const values = element.attributes.get('values');
-  if (values === undefined) return undefined;
-  const list = values.split(';').map((v) => v.trim());
-  if (list.length > 0 && list.at(-1) === '') list.pop();
-  return list.length > 0 ? list : undefined;
 }

@@ -4,7 +4,8 @@
 // flattened finely enough for a rendering (errors well under a pixel at usual sizes).
 import type { SvgElement } from '../tree.ts';
 import { isElement } from '../tree.ts';
-import { applyMatrix, IDENTITY, listMatrix, numbersIn, parseNumber, parseSvgTransform, type Box, type Matrix } from './values.ts';
+import { numbersIn, parseNumber } from './numbers.ts';
+import { applyMatrix, IDENTITY, listMatrix, parseSvgTransform, type Box, type Matrix } from './transforms.ts';
 
 export type Point = [number, number];
 
@@ -13,138 +14,186 @@ export type Polylines = Point[][];
 
 const CURVE_STEPS = 24;
 
+const PATH_TOKEN = /[MmLlHhVvCcSsQqTtAaZz]|[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/g;
+/** How many numbers each command takes. */
+const ARITY: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 };
+
 /** Path data to polylines (absolute). Malformed data keeps what was read before the fault, as renderers do. */
 export function flattenPath(d: string): Polylines {
-  const tokens = d.match(/[MmLlHhVvCcSsQqTtAaZz]|[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/g) ?? [];
-  const lines: Polylines = [];
-  let current: Point[] = [];
-  let x = 0;
-  let y = 0;
-  let startX = 0;
-  let startY = 0;
+  const tokens = new PathTokens(d.match(PATH_TOKEN) ?? []);
+  const pen = new Pen();
   let command = '';
-  let lastControl: Point | undefined;
-  let lastQuad: Point | undefined;
-  let i = 0;
-  const isNum = (t: string | undefined) => t !== undefined && !/^[a-zA-Z]$/.test(t);
-  const num = () => Number(tokens[i++]);
-  const flag = () => {
-    // Arc flags may be written without separators ("a5 5 0 011 1"): take one digit.
-    const t = tokens[i]!;
+  while (!tokens.done) {
+    if (!tokens.atNumber()) command = tokens.take();
+    // Numbers with no command to repeat (none yet, or a Z, which takes none) end the data.
+    else if (command === '' || command === 'z' || command === 'Z') break;
+    const lower = command.toLowerCase();
+    if (!tokens.hasNumbers(ARITY[lower]!)) break;
+    const relative = command === lower;
+    if (!pen.draw(lower, relative ? pen.x : 0, relative ? pen.y : 0, tokens)) break;
+    // Numbers after a moveto are linetos.
+    if (lower === 'm') command = relative ? 'l' : 'L';
+  }
+  return pen.finish();
+}
+
+/** The tokens of path data, read front to back. */
+class PathTokens {
+  private at = 0;
+
+  constructor(private readonly tokens: string[]) {}
+
+  get done(): boolean {
+    return this.at >= this.tokens.length;
+  }
+
+  atNumber(offset = 0): boolean {
+    const t = this.tokens[this.at + offset];
+    return t !== undefined && !/^[a-zA-Z]$/.test(t);
+  }
+
+  /** Whether the next `count` tokens are numbers. */
+  hasNumbers(count: number): boolean {
+    for (let k = 0; k < count; k++) if (!this.atNumber(k)) return false;
+    return true;
+  }
+
+  take(): string {
+    return this.tokens[this.at++]!;
+  }
+
+  number(): number {
+    return Number(this.take());
+  }
+
+  /** An arc flag: arc flags may be written without separators ("a5 5 0 011 1"), so one digit is taken. */
+  flag(): number {
+    const t = this.tokens[this.at]!;
     if (t.length > 1 && (t[0] === '0' || t[0] === '1')) {
-      tokens[i] = t.slice(1);
+      this.tokens[this.at] = t.slice(1);
       return t[0] === '1' ? 1 : 0;
     }
-    i++;
+    this.at++;
     return Number(t) ? 1 : 0;
-  };
-  const line = (nx: number, ny: number) => {
-    if (current.length === 0) current.push([x, y]);
-    current.push([nx, ny]);
-    x = nx;
-    y = ny;
-  };
-  while (i < tokens.length) {
-    if (!isNum(tokens[i])) command = tokens[i++]!;
-    else if (command === '') break;
-    const rel = command === command.toLowerCase();
-    const ox = rel ? x : 0;
-    const oy = rel ? y : 0;
-    const need = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 }[command.toLowerCase()] ?? -1;
-    if (need < 0) break;
-    if (need > 0) {
-      let available = 0;
-      while (available < need && isNum(tokens[i + available])) available++;
-      if (available < need) break;
-    }
-    switch (command.toLowerCase()) {
-      case 'm': {
-        if (current.length > 1) lines.push(current);
-        const nx = ox + num();
-        const ny = oy + num();
-        x = startX = nx;
-        y = startY = ny;
-        current = [[x, y]];
-        command = rel ? 'l' : 'L';
-        lastControl = lastQuad = undefined;
-        continue;
-      }
+  }
+}
+
+/** Draws path commands as polylines: where it is, where the subpath started, and the last control points. */
+class Pen {
+  x = 0;
+  y = 0;
+  private startX = 0;
+  private startY = 0;
+  private readonly lines: Polylines = [];
+  private current: Point[] = [];
+  /** The second control point of the last C or S, reflected by a following S. */
+  private lastControl: Point | undefined;
+  /** The control point of the last Q or T, reflected by a following T. */
+  private lastQuad: Point | undefined;
+
+  /** One command (lower case) with its numbers; false when the data ends here. */
+  draw(command: string, ox: number, oy: number, tokens: PathTokens): boolean {
+    switch (command) {
+      case 'm':
+        this.moveTo(ox + tokens.number(), oy + tokens.number());
+        break;
       case 'l':
-        line(ox + num(), oy + num());
-        lastControl = lastQuad = undefined;
+        this.lineTo(ox + tokens.number(), oy + tokens.number());
         break;
       case 'h':
-        line(ox + num(), y);
-        lastControl = lastQuad = undefined;
+        this.lineTo(ox + tokens.number(), this.y);
         break;
       case 'v':
-        line(x, oy + num());
-        lastControl = lastQuad = undefined;
+        this.lineTo(this.x, oy + tokens.number());
         break;
       case 'c':
       case 's': {
-        let c1: Point;
-        if (command.toLowerCase() === 'c') c1 = [ox + num(), oy + num()];
-        else c1 = lastControl ? [2 * x - lastControl[0], 2 * y - lastControl[1]] : [x, y];
-        const c2: Point = [ox + num(), oy + num()];
-        const end: Point = [ox + num(), oy + num()];
-        const [x0, y0] = [x, y];
-        for (let k = 1; k <= CURVE_STEPS; k++) {
-          const t = k / CURVE_STEPS;
-          const u = 1 - t;
-          line(
-            u * u * u * x0 + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t * t * t * end[0],
-            u * u * u * y0 + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t * t * t * end[1],
-          );
-        }
-        lastControl = c2;
-        lastQuad = undefined;
-        break;
+        const c1: Point = command === 'c' ? [ox + tokens.number(), oy + tokens.number()] : this.reflected(this.lastControl);
+        const c2: Point = [ox + tokens.number(), oy + tokens.number()];
+        this.cubicTo(c1, c2, [ox + tokens.number(), oy + tokens.number()]);
+        return true;
       }
       case 'q':
       case 't': {
-        let c: Point;
-        if (command.toLowerCase() === 'q') c = [ox + num(), oy + num()];
-        else c = lastQuad ? [2 * x - lastQuad[0], 2 * y - lastQuad[1]] : [x, y];
-        const end: Point = [ox + num(), oy + num()];
-        const [x0, y0] = [x, y];
-        for (let k = 1; k <= CURVE_STEPS; k++) {
-          const t = k / CURVE_STEPS;
-          const u = 1 - t;
-          line(u * u * x0 + 2 * u * t * c[0] + t * t * end[0], u * u * y0 + 2 * u * t * c[1] + t * t * end[1]);
-        }
-        lastQuad = c;
-        lastControl = undefined;
-        break;
+        const c: Point = command === 'q' ? [ox + tokens.number(), oy + tokens.number()] : this.reflected(this.lastQuad);
+        this.quadTo(c, [ox + tokens.number(), oy + tokens.number()]);
+        return true;
       }
       case 'a': {
-        const rx = Math.abs(num());
-        const ry = Math.abs(num());
-        const rotation = num();
-        const large = flag();
-        const sweep = flag();
-        if (!isNum(tokens[i]) || !isNum(tokens[i + 1])) {
-          i = tokens.length;
-          break;
-        }
-        const end: Point = [ox + num(), oy + num()];
-        for (const p of arcPoints([x, y], end, rx, ry, rotation, large, sweep)) line(p[0], p[1]);
-        lastControl = lastQuad = undefined;
+        const rx = Math.abs(tokens.number());
+        const ry = Math.abs(tokens.number());
+        const rotation = tokens.number();
+        const large = tokens.flag();
+        const sweep = tokens.flag();
+        if (!tokens.hasNumbers(2)) return false;
+        const end: Point = [ox + tokens.number(), oy + tokens.number()];
+        for (const p of arcPoints([this.x, this.y], end, rx, ry, rotation, large, sweep)) this.lineTo(p[0], p[1]);
         break;
       }
       case 'z':
-        line(startX, startY);
-        lines.push(current);
-        current = [];
-        x = startX;
-        y = startY;
-        lastControl = lastQuad = undefined;
+        this.close();
         break;
     }
+    this.lastControl = this.lastQuad = undefined;
+    return true;
   }
-  if (current.length > 1) lines.push(current);
-  else if (current.length === 1 && lines.length === 0) lines.push(current);
-  return lines;
+
+  finish(): Polylines {
+    if (this.current.length > 1) this.lines.push(this.current);
+    else if (this.current.length === 1 && this.lines.length === 0) this.lines.push(this.current);
+    return this.lines;
+  }
+
+  private reflected(control: Point | undefined): Point {
+    return control ? [2 * this.x - control[0], 2 * this.y - control[1]] : [this.x, this.y];
+  }
+
+  private lineTo(nx: number, ny: number): void {
+    if (this.current.length === 0) this.current.push([this.x, this.y]);
+    this.current.push([nx, ny]);
+    this.x = nx;
+    this.y = ny;
+  }
+
+  private moveTo(nx: number, ny: number): void {
+    if (this.current.length > 1) this.lines.push(this.current);
+    this.x = this.startX = nx;
+    this.y = this.startY = ny;
+    this.current = [[this.x, this.y]];
+  }
+
+  private cubicTo(c1: Point, c2: Point, end: Point): void {
+    const [x0, y0] = [this.x, this.y];
+    for (let k = 1; k <= CURVE_STEPS; k++) {
+      const t = k / CURVE_STEPS;
+      const u = 1 - t;
+      this.lineTo(
+        u * u * u * x0 + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t * t * t * end[0],
+        u * u * u * y0 + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t * t * t * end[1],
+      );
+    }
+    this.lastControl = c2;
+    this.lastQuad = undefined;
+  }
+
+  private quadTo(c: Point, end: Point): void {
+    const [x0, y0] = [this.x, this.y];
+    for (let k = 1; k <= CURVE_STEPS; k++) {
+      const t = k / CURVE_STEPS;
+      const u = 1 - t;
+      this.lineTo(u * u * x0 + 2 * u * t * c[0] + t * t * end[0], u * u * y0 + 2 * u * t * c[1] + t * t * end[1]);
+    }
+    this.lastQuad = c;
+    this.lastControl = undefined;
+  }
+
+  private close(): void {
+    this.lineTo(this.startX, this.startY);
+    this.lines.push(this.current);
+    this.current = [];
+    this.x = this.startX;
+    this.y = this.startY;
+  }
 }
 
 /** An SVG arc as points after its start (endpoint to centre parameterization, SVG 1.1 F.6.5). */
@@ -246,10 +295,7 @@ export function outline(element: SvgElement): Polylines | undefined {
 /** The exact length of a circle or ellipse is known; every other outline is measured along its polyline. */
 export function outlineLength(element: SvgElement): number {
   if (element.name === 'circle') return 2 * Math.PI * Math.max(0, attr(element, 'r'));
-  const lines = outline(element) ?? [];
-  let total = 0;
-  for (const points of lines) for (let k = 1; k < points.length; k++) total += Math.hypot(points[k]![0] - points[k - 1]![0], points[k]![1] - points[k - 1]![1]);
-  return total;
+  return polylinesLength(outline(element) ?? []);
 }
 
 /** A point along polylines at a distance, and the direction there (degrees). */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { animationTiming, loopPeriod, LOOP_PERIOD_CAP_MS } from '../../../src/svg/animation/timing.ts';
-import { expandAnimationShorthand } from '../../../src/svg/animation/css.ts';
+import { expandAnimationShorthand } from '../../../src/svg/css/animation-shorthand.ts';
 import { CASES, svg } from './cases.ts';
 
 const timing = (markup: string) => {

@@ -1,6 +1,7 @@
+import { readDeclarations } from '../../../svg/css/declarations.ts';
+import { walk } from '../../../svg/sanitize.ts';
 import { isElement, type SvgElement } from '../../../svg/tree.ts';
 import { parseOpaqueColour, shiftHue, type Rgb } from '../colour.ts';
-import { parseDeclarations } from '../style.ts';
 import type { Scene } from '../scene.ts';
 import { LINEAR, type Values } from '../timeline.ts';
 import { frame, loopTrack, oneVariant } from './common.ts';
@@ -33,17 +34,12 @@ function stopsOf(scene: Scene, gradient: SvgElement | undefined): SvgElement[] {
 
 function stopColour(stop: SvgElement): Rgb | undefined {
   const inline = stop.attributes.get('style');
-  const value = (inline && parseDeclarations(inline).get('stop-color')?.value) ?? stop.attributes.get('stop-color') ?? 'black';
+  const value = (inline && readDeclarations(inline).findLast((d) => d.property === 'stop-color')?.value) ?? stop.attributes.get('stop-color') ?? 'black';
   return parseOpaqueColour(value);
 }
 
 function sheetSetsStopColour(scene: Scene): boolean {
-  const stack = [scene.root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el.name === 'style' && el.children.some((c) => 'text' in c && /stop-color/i.test(c.text))) return true;
-    for (const child of el.children) if (isElement(child)) stack.push(child);
-  }
+  for (const el of walk(scene.root)) if (el.name === 'style' && el.children.some((c) => 'text' in c && /stop-color/i.test(c.text))) return true;
   return false;
 }
 

@@ -1,4 +1,5 @@
-import { isElement, type SvgElement } from '../../../svg/tree.ts';
+import { walk } from '../../../svg/sanitize.ts';
+import type { SvgElement } from '../../../svg/tree.ts';
 import { SHAPES, type Leaf, type Scene } from '../scene.ts';
 import { EASE, LINEAR } from '../timeline.ts';
 import { frame, ms, oneVariant, openingTrack, wrapperHost } from './common.ts';
@@ -12,14 +13,10 @@ export const HIDDEN_OFFSET = 1.005;
 /** Ids a `<textPath>` follows: their pathLength places text, so it is left alone. */
 function textPathTargets(scene: Scene): Set<string> {
   const ids = new Set<string>();
-  const stack = [scene.root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (el.name === 'textPath') {
-      const href = (el.attributes.get('href') ?? el.attributes.get('xlink:href') ?? '').trim();
-      if (href.startsWith('#')) ids.add(href.slice(1));
-    }
-    for (const child of el.children) if (isElement(child)) stack.push(child);
+  for (const el of walk(scene.root)) {
+    if (el.name !== 'textPath') continue;
+    const href = (el.attributes.get('href') ?? el.attributes.get('xlink:href') ?? '').trim();
+    if (href.startsWith('#')) ids.add(href.slice(1));
   }
   return ids;
 }

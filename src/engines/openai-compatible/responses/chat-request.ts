@@ -1,6 +1,7 @@
 import type { CatalogEntry } from '../../../config/schema.ts';
 import { ApiError } from '../../../contract/errors.ts';
 import type { ResponsesRequest } from '../../../contract/responses.ts';
+import { supportedSampling } from '../budget.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
 
 /**
@@ -49,7 +50,6 @@ export interface ChatRequest {
   images: number;
 }
 
-const SAMPLING = { temperature: 'temperature', top_p: 'top_p', presence_penalty: 'presence_penalty' } as const;
 
 type Part = { type: string; text?: string; refusal?: string; image_url?: string; detail?: string | null };
 
@@ -182,21 +182,9 @@ export function toChatRequest(
       json_schema: { name: format.name, schema: format.schema, ...(format.description ? { description: format.description } : {}), ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}) },
     };
   }
-  Object.assign(body, samplingOf(request, entry));
+  Object.assign(body, supportedSampling(entry, request));
   if (options.reasoning && request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
   return { body, messages, customTools, images };
-}
-
-/** Sampling fields the entry lists as supported (frequency_penalty goes with presence_penalty). */
-export function samplingOf(request: ResponsesRequest, entry: CatalogEntry): Record<string, number> {
-  const supported = new Set<string>(entry.supported_sampling_parameters ?? []);
-  const sampling: Record<string, number> = {};
-  for (const [field, wire] of Object.entries(SAMPLING) as [keyof typeof SAMPLING, string][]) {
-    const value = request[field];
-    if (typeof value === 'number' && supported.has(wire)) sampling[wire] = value;
-  }
-  if (typeof request.frequency_penalty === 'number' && supported.has('presence_penalty')) sampling.frequency_penalty = request.frequency_penalty;
-  return sampling;
 }
 
 const CUSTOM_PARAMETERS = {

@@ -3,7 +3,7 @@ import type { ResponsesRequest, ResponsesStreamEvent } from '../../../contract/r
 import type { OpenAiCompatibleOptions } from '../options.ts';
 import { responsesUsageOf, UpstreamError, type UpstreamUsage } from '../upstream-client.ts';
 import type { ResponseBuilder } from './builder.ts';
-import { samplingOf } from './chat-request.ts';
+import { supportedSampling } from '../budget.ts';
 
 /**
  * For a server that speaks the Responses API itself (`options.responses_api`): the request goes
@@ -45,7 +45,7 @@ export function toResponsesBody(
     store: false,
     stream: true,
     max_output_tokens: maxOutputTokens,
-    ...samplingOf(request, entry),
+    ...supportedSampling(entry, request),
   };
   const copied = ['instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'text', 'truncation', 'max_tool_calls', 'prompt_cache_key', 'safety_identifier'] as const;
   for (const field of copied) {

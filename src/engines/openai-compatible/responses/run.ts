@@ -1,20 +1,17 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { CatalogEntry } from '../../../config/schema.ts';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/responses.ts';
 import type { ResponsesJob } from '../../engine.ts';
 import type { ConcurrencyLimit } from '../concurrency.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
-import { FINISHED, UpstreamError, type UpstreamClient, type UpstreamUsage } from '../upstream-client.ts';
-import { mapUpstreamFailure, refusedParameter } from '../upstream-errors.ts';
+import { localUsage, responsesOutputBudget, type CountTokens } from '../budget.ts';
+import { jobSignal, upstreamCall } from '../upstream-call.ts';
+import type { UpstreamClient, UpstreamUsage } from '../upstream-client.ts';
 import { ResponseBuilder } from './builder.ts';
 import { ChatAnswerReader, type ChatEnd } from './chat-answer.ts';
 import { toChatRequest, type ChatRequest } from './chat-request.ts';
 import { PassthroughReader, toResponsesBody, type PassthroughEnd } from './passthrough.ts';
 
-/** The output cap when neither the request nor the entry names one (as for SVG calls). */
-const DEFAULT_OUTPUT_TOKENS = 8192;
-const IMAGE_INPUT_TOKENS = 1536;
 
 export interface ResponsesRunContext {
   entry: CatalogEntry;
@@ -29,16 +26,6 @@ export interface ResponsesRunContext {
 }
 
 /**
- * The most output a Responses call may produce: the request's `max_output_tokens` (reasoning
- * included, as Responses counts it), else the entry's cap plus the reasoning budget of a
- * reasoning model. Sent upstream as the call's limit, so the reservation bounds what it costs.
- */
-export function responsesOutputCap(requested: number | null | undefined, entry: CatalogEntry, options: OpenAiCompatibleOptions): number {
-  if (requested !== undefined && requested !== null) return requested;
-  return (options.max_output_tokens ?? entry.max_output_length ?? DEFAULT_OUTPUT_TOKENS) + (options.reasoning ? options.reasoning_budget_tokens : 0);
-}
-
-/**
  * Runs one POST /v1/responses on the entry's server: translated to Chat Completions, or passed
  * through when the server speaks Responses (`options.responses_api`). Events start once the
  * server accepted the call (an unreachable or busy server is still a plain JSON error). Failures
@@ -48,12 +35,8 @@ export function responsesOutputCap(requested: number | null | undefined, entry: 
  */
 export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob): AsyncGenerator<ResponsesStreamEvent> {
   const { entry, options, client } = ctx;
-  const abort = new AbortController();
-  const onAbort = () => abort.abort(job.signal.reason);
-  if (job.signal.aborted) onAbort();
-  else job.signal.addEventListener('abort', onAbort, { once: true });
-  const signal = abort.signal;
-  const count: Count = (texts) => ctx.countTokens(texts, signal);
+  const { signal, close } = jobSignal(job.signal);
+  const count: CountTokens = (texts) => ctx.countTokens(texts, signal);
   try {
     // Inputs first: an image that cannot be fetched or decoded is a plain 400 before any model work.
     const imageUrls = new Map<object, string>();
@@ -61,7 +44,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
       [...job.images].map(async ([part, ref]) => imageUrls.set(part, await ctx.referenceImage(ref, options.reference_max_side, signal))),
     );
     const request = job.request;
-    const maxOutputTokens = responsesOutputCap(request.max_output_tokens, entry, options);
+    const maxOutputTokens = responsesOutputBudget(entry, options, request.max_output_tokens);
     const chat = options.responses_api ? undefined : toChatRequest(request, entry, options, imageUrls);
     const passthroughBody = options.responses_api ? toResponsesBody(request, entry, options, imageUrls, maxOutputTokens) : undefined;
 
@@ -70,10 +53,10 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
       const builder = new ResponseBuilder(request, entry.id);
       const deadlineAt = Date.now() + options.total_timeout_ms;
       const call = (body: Record<string, unknown>) => ({ body, signal, firstTokenTimeoutMs: options.first_token_timeout_ms, deadlineAt });
-      let streamOptions = true;
-      let retried = false;
-      for (;;) {
-        try {
+      const policy = { signal, logger: ctx.logger, modelId: entry.id, streamOptions: chat !== undefined };
+      yield* upstreamCall(
+        policy,
+        async function* (streamOptions) {
           if (chat) {
             const reader = new ChatAnswerReader(builder, chat.customTools, request.parallel_tool_calls === false);
             const body = {
@@ -100,30 +83,14 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
             const end = reader.end();
             yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx, count) });
           }
-          return;
-        } catch (error) {
-          if (!(error instanceof UpstreamError)) throw error;
-          if (chat && streamOptions && refusedParameter(error, 'stream_options')) {
-            streamOptions = false;
-            continue;
-          }
-          const mapped = mapUpstreamFailure(error);
-          if (mapped.misconfigured) ctx.logger?.error({ err: error, model: entry.id }, mapped.configurationHint ?? 'the model entry is misconfigured');
-          else ctx.logger?.warn({ err: error, model: entry.id }, 'upstream Responses call failed');
-          if (mapped.retryable && !retried && !builder.forwarded) {
-            retried = true;
-            if (mapped.waitSeconds > 0) await sleep(mapped.waitSeconds * 1000, undefined, { signal });
-            continue;
-          }
-          throw mapped.error;
-        }
-      }
+        },
+        () => builder.forwarded,
+      );
     } finally {
       release();
     }
   } finally {
-    job.signal.removeEventListener('abort', onAbort);
-    abort.abort(FINISHED); // the client left, or the response ended: no upstream call outlives the request
+    close(); // the client left, or the response ended: no upstream call outlives the request
   }
 }
 
@@ -138,10 +105,7 @@ function wire(usage: UpstreamUsage, reasoningTokens: number): ResponsesUsage {
   };
 }
 
-/** Counts tokens in texts (ResponsesRunContext.countTokens, bound to the request's signal). */
-type Count = (texts: string[]) => Promise<number>;
-
-async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: string, count: Count): Promise<number> {
+async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: string, count: CountTokens): Promise<number> {
   if (usage?.reasoningTokens !== undefined || reasoning === '') return 0;
   return count([reasoning]);
 }
@@ -151,7 +115,7 @@ async function reasoningTokensOf(usage: UpstreamUsage | undefined, reasoning: st
  * calls are: the messages' text, the tool definitions and replayed calls, each image at the
  * entry's allowance in; the answer, its reasoning and its tool calls out.
  */
-async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunContext, count: Count): Promise<ResponsesUsage> {
+async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunContext, count: CountTokens): Promise<ResponsesUsage> {
   const reasoningTokens = await reasoningTokensOf(end.usage, end.reasoning, count);
   if (end.usage) return wire(end.usage, reasoningTokens);
   const texts: string[] = [];
@@ -161,15 +125,12 @@ async function usageOfChat(end: ChatEnd, chat: ChatRequest, ctx: ResponsesRunCon
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
   }
   if (chat.body.tools) texts.push(JSON.stringify(chat.body.tools));
-  const prompt = (await count(texts)) + chat.images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-  const completion = await count(end.written);
-  return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, Math.min(reasoningTokens, completion));
+  const usage = await localUsage(count, ctx.options, { texts, images: chat.images }, end.written);
+  return wire(usage, Math.min(reasoningTokens, usage.completionTokens));
 }
 
-async function usageOfPassthrough(end: PassthroughEnd, body: Record<string, unknown>, images: number, ctx: ResponsesRunContext, count: Count): Promise<ResponsesUsage> {
+async function usageOfPassthrough(end: PassthroughEnd, body: Record<string, unknown>, images: number, ctx: ResponsesRunContext, count: CountTokens): Promise<ResponsesUsage> {
   if (end.usage) return wire(end.usage, 0);
   const input = JSON.stringify({ instructions: body.instructions, input: body.input, tools: body.tools }, (key, value: unknown) => (key === 'image_url' ? '' : value));
-  const prompt = (await count([input])) + images * (ctx.options.image_input_tokens ?? IMAGE_INPUT_TOKENS);
-  const completion = await count(end.written);
-  return wire({ promptTokens: prompt, completionTokens: completion, cachedTokens: 0 }, 0);
+  return wire(await localUsage(count, ctx.options, { texts: [input], images }, end.written), 0);
 }

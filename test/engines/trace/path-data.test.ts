@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { vectorizeRaw, type Config } from '@neplex/vectorizer';
 import sharp from 'sharp';
-import { compactPathData, compactPathPieces } from '../../src/engines/trace/path-data.ts';
+import { compactPathData, compactPathPieces, hexColour } from '../../../src/engines/trace/path-data.ts';
 
 /**
  * Characterization of the path-data writer: its output over a fixed corpus is pinned by a hash
@@ -170,6 +170,14 @@ const VTRACER = {
 } as unknown as Config;
 
 const sha256 = (outputs: string[]) => createHash('sha256').update(outputs.join('\n')).digest('hex');
+
+describe('colours in the written SVG', () => {
+  it('are the shortest lowercase hex of their channels', () => {
+    assert.equal(hexColour([255, 0, 170]), '#f0a');
+    assert.equal(hexColour([18, 52, 86]), '#123456');
+    assert.equal(hexColour([0, 0, 0]), '#000');
+  });
+});
 
 describe('path data writer (characterization)', () => {
   it('writes the pinned output for the edge cases', () => {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
-import type { RgbaImage } from '../../src/engines/trace/pixels.ts';
-import { traceImage } from '../../src/engines/trace/tracer.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
+import type { RgbaImage } from '../../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../../src/engines/trace/tracer.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
 

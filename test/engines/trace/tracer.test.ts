@@ -4,12 +4,12 @@ import { after, describe, it } from 'node:test';
 import { Resvg } from '@resvg/resvg-js';
 import { vectorizeRaw } from '@neplex/vectorizer';
 import sharp from 'sharp';
-import { ApiError } from '../../src/contract/errors.ts';
-import { pixelBlockSize } from '../../src/engines/trace/analyze.ts';
-import { compactColour, compactPathData } from '../../src/engines/trace/path-data.ts';
-import { TracePool } from '../../src/engines/trace/pool.ts';
-import type { RgbaImage } from '../../src/engines/trace/pixels.ts';
-import { traceImage } from '../../src/engines/trace/tracer.ts';
+import { ApiError } from '../../../src/contract/errors.ts';
+import { pixelBlockSize } from '../../../src/engines/trace/analyze.ts';
+import { compactColour, compactPathData } from '../../../src/engines/trace/path-data.ts';
+import { TracePool } from '../../../src/engines/trace/pool.ts';
+import type { RgbaImage } from '../../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../../src/engines/trace/tracer.ts';
 
 async function rgba(svg: string): Promise<RgbaImage> {
   const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
-import { palette } from '../../src/engines/trace/analyze.ts';
-import { fitLoop, outlines, traceBilevel, traceTwoTone, twoToneOnTransparent } from '../../src/engines/trace/bilevel.ts';
-import type { RgbaImage } from '../../src/engines/trace/pixels.ts';
-import { traceImage } from '../../src/engines/trace/tracer.ts';
+import { palette } from '../../../src/engines/trace/analyze.ts';
+import { outlines, traceBilevel, traceTwoTone, twoToneOnTransparent } from '../../../src/engines/trace/bilevel.ts';
+import { fitLoop } from '../../../src/engines/trace/curve-fit.ts';
+import type { RgbaImage } from '../../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../../src/engines/trace/tracer.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
 
