@@ -156,7 +156,7 @@ export class WorkerPool<Kinds extends JobKinds> {
   private readonly queueLimit: number;
   private readonly timeoutMs: number;
   private readonly abandonGraceMs: number;
-  /** Every live worker process (test/trace/tracer.test.ts reads their pids here). */
+  /** Every live worker process (test/engines/trace/tracer.test.ts reads their pids here). */
   private readonly workers: WorkerSlot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;

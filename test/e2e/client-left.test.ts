@@ -7,7 +7,7 @@ import { createLogger } from '../../src/main.ts';
 import { startFakeUpstream, type FakeUpstream, type Reply } from '../fakes/upstream.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { parseSse } from '../helpers/sse.ts';
-import { responsesEntry } from '../responses/setup.ts';
+import { responsesEntry } from '../engines/openai-compatible/responses/setup.ts';
 
 // A client that gives up pays only for what it was given: nothing for a JSON answer it never
 // received, each `content` event it was sent for a stream. Every such request ends with one

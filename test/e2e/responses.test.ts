@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.ts';
 import { assertError } from '../helpers/schemas.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
-import { assertOpenResponse } from '../responses/open-responses.ts';
+import { assertOpenResponse } from '../engines/openai-compatible/responses/open-responses.ts';
 
 type Case = [name: string, body: Record<string, unknown>, status: number, code: string, param?: string];
 

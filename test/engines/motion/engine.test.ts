@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startHarness, type Harness } from '../helpers/harness.ts';
-import { parseSse } from '../helpers/sse.ts';
+import { startHarness, type Harness } from '../../helpers/harness.ts';
+import { parseSse } from '../../helpers/sse.ts';
 import { HEART, LINE_ART } from './drawings.ts';
 
 describe('inkwell-motion over HTTP', () => {

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.ts';
-import { startHarness, type Harness, type HarnessOptions } from '../helpers/harness.ts';
-import { readStream, type ParsedStream } from '../helpers/sse.ts';
+import { startFakeUpstream, type FakeUpstream } from '../../../fakes/upstream.ts';
+import { startHarness, type Harness, type HarnessOptions } from '../../../helpers/harness.ts';
+import { readStream, type ParsedStream } from '../../../helpers/sse.ts';
 
 /** Token rates that make costs whole millicents: 1 per input token, 0.1 cached, 2 per output token. */
 export const RATES = { input: 1_000_000, cached_input: 100_000, cache_write: 1_250_000, output: 2_000_000 };

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { animate } from '../../src/engines/motion/animator.ts';
-import { readScene } from '../../src/engines/motion/scene.ts';
-import { findWheels } from '../../src/engines/motion/wheels.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
+import { animate } from '../../../src/engines/motion/animator.ts';
+import { readScene } from '../../../src/engines/motion/scene.ts';
+import { findWheels } from '../../../src/engines/motion/wheels.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
 import { BLOB, BUSY, CART, GEAR, HEART, LINE_ART, SHAPES, WHEEL } from './drawings.ts';
 
 const auto = (drawing: string) => animate(finishSvg(drawing));

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { animate } from '../../src/engines/motion/animator.ts';
-import { readSheet } from '../../src/engines/motion/css.ts';
-import { frameAt } from '../../src/engines/motion/frame.ts';
-import { MOTIONS, MOTION_NAMES } from '../../src/engines/motion/motions/index.ts';
-import { SHEET_MARK } from '../../src/engines/motion/output.ts';
-import { animationTiming } from '../../src/svg/animation/timing.ts';
-import { parseSvg } from '../../src/svg/parse.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
-import { walk } from '../../src/svg/sanitize.ts';
+import { animate } from '../../../src/engines/motion/animator.ts';
+import { readSheet } from '../../../src/engines/motion/css.ts';
+import { frameAt } from '../../../src/engines/motion/frame.ts';
+import { MOTIONS, MOTION_NAMES } from '../../../src/engines/motion/motions/index.ts';
+import { SHEET_MARK } from '../../../src/engines/motion/output.ts';
+import { animationTiming } from '../../../src/svg/animation/timing.ts';
+import { parseSvg } from '../../../src/svg/parse.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
+import { walk } from '../../../src/svg/sanitize.ts';
 import { blockLuminance, framePixels, maxDiff, maxFlashesPerSecond, paintOutside, render, restTimes, timesOver } from './check.ts';
 import { CART, HEART, MOTION_CASES, WHEEL } from './drawings.ts';
 

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { animate } from '../../src/engines/motion/animator.ts';
-import { frameAt } from '../../src/engines/motion/frame.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
-import { CHROMIUM_PATH, SKIP_BROWSER, browserFrames, meanAbsDiff, tolerantDiff } from '../helpers/browser.ts';
+import { animate } from '../../../src/engines/motion/animator.ts';
+import { frameAt } from '../../../src/engines/motion/frame.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
+import { CHROMIUM_PATH, SKIP_BROWSER, browserFrames, meanAbsDiff, tolerantDiff } from '../../helpers/browser.ts';
 import { render } from './check.ts';
 import { CART, GEAR, HEART, MOTION_CASES, SHAPES } from './drawings.ts';
 

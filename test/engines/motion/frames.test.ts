@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { animate } from '../../src/engines/motion/animator.ts';
-import { fmt, readSheet, writeSheet } from '../../src/engines/motion/css.ts';
-import { frameAt } from '../../src/engines/motion/frame.ts';
-import { outlineLength, parsePathData } from '../../src/engines/motion/geometry.ts';
-import { EASE, LINEAR, cubic, ease, hostValuesAt, progressAt, type Track } from '../../src/engines/motion/timeline.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
+import { animate } from '../../../src/engines/motion/animator.ts';
+import { fmt, readSheet, writeSheet } from '../../../src/engines/motion/css.ts';
+import { frameAt } from '../../../src/engines/motion/frame.ts';
+import { outlineLength, parsePathData } from '../../../src/engines/motion/geometry.ts';
+import { EASE, LINEAR, cubic, ease, hostValuesAt, progressAt, type Track } from '../../../src/engines/motion/timeline.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
 import { LINE_ART } from './drawings.ts';
 
 const track = (over: Partial<Track>): Track => ({

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { ledgerTotals } from '../helpers/billing.ts';
-import { assertError } from '../helpers/schemas.ts';
+import { ledgerTotals } from '../../../helpers/billing.ts';
+import { assertError } from '../../../helpers/schemas.ts';
 import { assertOpenResponse, assertOpenStream } from './open-responses.ts';
 import { collect, payloads, startResponses, type ResponsesSetup } from './setup.ts';
 

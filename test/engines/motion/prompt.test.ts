@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { animate } from '../../src/engines/motion/animator.ts';
-import { MOTIONS, MOTION_NAMES } from '../../src/engines/motion/motions/index.ts';
-import { MOTION_WORDS, parsePrompt } from '../../src/engines/motion/prompt.ts';
-import { finishSvg } from '../../src/svg/pipeline.ts';
+import { animate } from '../../../src/engines/motion/animator.ts';
+import { MOTIONS, MOTION_NAMES } from '../../../src/engines/motion/motions/index.ts';
+import { MOTION_WORDS, parsePrompt } from '../../../src/engines/motion/prompt.ts';
+import { finishSvg } from '../../../src/svg/pipeline.ts';
 import { CART, HEART, SHAPES } from './drawings.ts';
 
 const motions = (prompt: string) => parsePrompt(prompt).steps.map((s) => s.motion);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { ResponseResource, ResponsesStreamEvent } from '../../src/contract/responses.ts';
-import { assertMatches } from '../helpers/schemas.ts';
+import { ResponseResource, ResponsesStreamEvent } from '../../../../src/contract/responses.ts';
+import { assertMatches } from '../../../helpers/schemas.ts';
 
 /**
  * Validation against the Open Responses OpenAPI document (test/fixtures/open-responses, a copy
@@ -17,7 +17,7 @@ import { assertMatches } from '../helpers/schemas.ts';
  * those shapes (CUSTOM_TOOL_EXTENSION, written like the document's function counterparts);
  * nothing else of the document is changed.
  */
-const DOCUMENT = JSON.parse(readFileSync(new URL('../fixtures/open-responses/openapi.json', import.meta.url), 'utf8')) as {
+const DOCUMENT = JSON.parse(readFileSync(new URL('../../../fixtures/open-responses/openapi.json', import.meta.url), 'utf8')) as {
   components: { schemas: Record<string, any> };
 };
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CatalogEntry } from '../../src/config/schema.ts';
-import { ApiError } from '../../src/contract/errors.ts';
-import type { ResponsesRequest } from '../../src/contract/responses.ts';
-import { toChatRequest } from '../../src/engines/openai-compatible/responses/chat-request.ts';
-import { CustomInputReader } from '../../src/engines/openai-compatible/responses/custom-input.ts';
-import { ResponseBuilder } from '../../src/engines/openai-compatible/responses/builder.ts';
-import { ChatAnswerReader } from '../../src/engines/openai-compatible/responses/chat-answer.ts';
-import { parseOptions } from '../../src/engines/openai-compatible/options.ts';
-import { checkResponsesRequest } from '../../src/operations/respond.ts';
+import type { CatalogEntry } from '../../../../src/config/schema.ts';
+import { ApiError } from '../../../../src/contract/errors.ts';
+import type { ResponsesRequest } from '../../../../src/contract/responses.ts';
+import { toChatRequest } from '../../../../src/engines/openai-compatible/responses/chat-request.ts';
+import { CustomInputReader } from '../../../../src/engines/openai-compatible/responses/custom-input.ts';
+import { ResponseBuilder } from '../../../../src/engines/openai-compatible/responses/builder.ts';
+import { ChatAnswerReader } from '../../../../src/engines/openai-compatible/responses/chat-answer.ts';
+import { parseOptions } from '../../../../src/engines/openai-compatible/options.ts';
+import { checkResponsesRequest } from '../../../../src/operations/respond.ts';
 import { assertOpenStream } from './open-responses.ts';
 
 const entry = {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { maxTokenCostMillicents } from '../../src/billing/pricing.ts';
-import { ledgerTotals } from '../helpers/billing.ts';
-import { startHarness } from '../helpers/harness.ts';
-import { assertError } from '../helpers/schemas.ts';
+import { maxTokenCostMillicents } from '../../../../src/billing/pricing.ts';
+import { ledgerTotals } from '../../../helpers/billing.ts';
+import { startHarness } from '../../../helpers/harness.ts';
+import { assertError } from '../../../helpers/schemas.ts';
 import { RATES, responsesEntry, startResponses, type ResponsesSetup } from './setup.ts';
 
 const USAGE = { prompt_tokens: 120, completion_tokens: 80, prompt_tokens_details: { cached_tokens: 20 } };

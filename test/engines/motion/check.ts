@@ -2,11 +2,11 @@
 // viewBox, and flashes (WCAG 2.3.1), all from resvg renderings of the exact frames.
 
 import { Resvg } from '@resvg/resvg-js';
-import { parseSvg } from '../../src/svg/parse.ts';
-import { serializeSvg } from '../../src/svg/serialize.ts';
-import { frameAt } from '../../src/engines/motion/frame.ts';
-import { sceneViewBox } from '../../src/engines/motion/scene.ts';
-import type { Animation } from '../../src/engines/motion/animator.ts';
+import { parseSvg } from '../../../src/svg/parse.ts';
+import { serializeSvg } from '../../../src/svg/serialize.ts';
+import { frameAt } from '../../../src/engines/motion/frame.ts';
+import { sceneViewBox } from '../../../src/engines/motion/scene.ts';
+import type { Animation } from '../../../src/engines/motion/animator.ts';
 
 export interface Pixels {
   width: number;
