@@ -204,6 +204,29 @@ function importCycles(files: string[], edges: Edge[]): string[][] {
   });
 }
 
+/**
+ * Where a source text could make a SafeSvg itself: a value import from svg/safe-svg.ts (its
+ * `markSafe`), or a type assertion to SafeSvg (`x as SafeSvg`, `<SafeSvg>x`). Line numbers.
+ */
+function safeSvgMakers(fileName: string, text: string): number[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const lines: number[] = [];
+  const line = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /(^|\/)safe-svg\.ts$/.test(node.moduleSpecifier.text)) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      const valueNamed = bindings && ts.isNamedImports(bindings) ? bindings.elements.some((element) => !element.isTypeOnly) : bindings !== undefined;
+      if (clause && !clause.isTypeOnly && (clause.name || valueNamed)) lines.push(line(node));
+    } else if ((ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && /\bSafeSvg\b/.test(node.type.getText(source))) {
+      lines.push(line(node));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
 describe('the layer map', () => {
   const graph = importGraph();
   const allowed = allowedImports(readFileSync(ARCHITECTURE, 'utf8'));
@@ -269,6 +292,23 @@ describe('the layer map', () => {
       })
       .map((edge) => `${shown(edge.from)}:${edge.line} imports '${edge.specifier}' (${shown(edge.to)}), inside an engine's own folder`);
     assert.deepEqual(violations, [], `\n${violations.join('\n')}`);
+  });
+
+  it('lets only svg/ make a SafeSvg: every document that leaves passed the pipeline', () => {
+    // An engine hands over either a SafeSvg (made by svg/) or raw markup the runner finishes;
+    // outside svg/ the type may be named but never made, so skipping the pipeline cannot compile.
+    const violations = graph.files
+      .filter((file) => roomOf(file) !== 'svg')
+      .flatMap((file) => safeSvgMakers(file, readFileSync(file, 'utf8')).map((at) => `${shown(file)}:${at} makes a SafeSvg outside src/svg/`));
+    assert.deepEqual(violations, [], `\n${violations.join('\n')}`);
+    const probe = [
+      "import type { SafeSvg } from '../svg/safe-svg.ts';",
+      "import { type SafeSvg as S } from '../svg/safe-svg.ts';",
+      "import { markSafe } from '../svg/safe-svg.ts';",
+      "const a = '<svg/>' as SafeSvg;",
+      "const b = <SafeSvg>'<svg/>';",
+    ].join('\n');
+    assert.deepEqual(safeSvgMakers('probe.ts', probe), [3, 4, 5]);
   });
 
   it('has no import cycle between files, type-only imports included', () => {

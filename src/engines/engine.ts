@@ -4,6 +4,7 @@ import type { CatalogModel } from '../config/catalog.ts';
 import type { ResponsesRequest, ResponsesStreamEvent } from '../contract/responses.ts';
 import type { TokenBounds, TokenUsage } from '../contract/usage.ts';
 import type { ImageRef, SvgRef } from '../media/inputs.ts';
+import type { SafeSvg } from '../svg/safe-svg.ts';
 
 /** Engines report usage in the measured-usage type of contract/usage.ts (billing prices it). */
 export type { TokenUsage } from '../contract/usage.ts';
@@ -59,21 +60,24 @@ export function outputsOf(job: SvgJob): number {
 }
 
 /**
+ * A document an engine hands over: `svg`, one it already sent through the SVG pipeline (the
+ * type only svg/ can make), delivered as it is; or `markup`, which the runner sends through the
+ * pipeline (strict parse, sanitizer, the request's viewBox). Nothing else can leave the service.
+ */
+export type EngineDocument = { svg: SafeSvg; markup?: never } | { markup: string; svg?: never };
+
+/**
  * What an engine reports while it works, per output `index`. `content` is a finished output;
  * `failed` ends one output of a batch without ending the others.
  */
 export type EngineEvent =
   | { type: 'generating'; index: number; text?: string }
   | { type: 'reasoning'; index: number; text: string }
-  /**
-   * A preview of the output so far: a complete document (every open element closed). `finished`:
-   * the engine already made it safe as the runner would (sanitized, the request's viewBox applied).
-   */
-  | { type: 'draft'; index: number; svg: string; finished?: true }
-  | {
+  /** A preview of the output so far: a complete document (every open element closed). */
+  | ({ type: 'draft'; index: number } & EngineDocument)
+  | ({
       type: 'content';
       index: number;
-      svg: string;
       usage?: TokenUsage;
       /**
        * An animation engine's own account of its timing. Not what the client sees: the runner
@@ -81,12 +85,7 @@ export type EngineEvent =
        */
       loopPeriodMs?: number | null;
       openingAnimationMs?: number | null;
-      /**
-       * The engine already finished the document as the runner would (the strict parser, the
-       * sanitizer, the request's viewBox), so the runner delivers it as it is.
-       */
-      finished?: true;
-    }
+    } & EngineDocument)
   | { type: 'failed'; index: number; error: ApiError }
   /**
    * An animation's svg_score from an engine whose output passes the checks by construction (the

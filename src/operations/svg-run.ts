@@ -6,6 +6,7 @@ import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engine
 import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
 import { finishDraft, finishSvg } from '../svg/pipeline.ts';
+import type { SafeSvg } from '../svg/safe-svg.ts';
 import { admit, type Admitted } from './admission.ts';
 import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
 
@@ -90,13 +91,13 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
         // A JSON client never sees a preview: making one safe would be work for nobody.
         if (!job.streaming) return undefined;
         // Every draft is a whole document (a snapshot): it renders as sent, with no fix-up.
-        const svg = event.finished ? event.svg : finishDraft(event.svg, job.viewBox);
+        const svg = event.svg ?? finishDraft(event.markup, job.viewBox);
         return svg === undefined ? undefined : { type: 'draft', ...where(event.index), svg, update_type: 'snapshot' };
       }
       case 'content': {
-        let svg: string;
+        let svg: SafeSvg;
         try {
-          svg = event.finished ? event.svg : finishSvg(event.svg, job.viewBox);
+          svg = event.svg ?? finishSvg(event.markup, job.viewBox);
         } catch (error) {
           if (!(error instanceof SvgParseError)) throw error;
           failures.push(new ApiError('model_error', { message: `The model returned an unusable SVG: ${error.message}` }));

@@ -4,16 +4,17 @@ import { extractSvg, svgCandidates } from './extract.ts';
 import { optimizeTree } from './optimize.ts';
 import { SvgParseError } from './parse.ts';
 import { repairSvg } from './repair.ts';
+import { markSafe, type SafeSvg } from './safe-svg.ts';
 import { sanitizeTree } from './sanitize.ts';
 import { serializeSvg } from './serialize.ts';
 import { surelyVisible } from './visibility.ts';
 import { isElement, type SvgElement } from './tree.ts';
 
-/**
- * The model-output stage of the SVG pipeline: extract the answer's SVG, repair it, parse it
- * strictly and sanitize it (the same sanitizer as every input), optimize. What comes out is a
- * safe document; whether it draws anything is checked by rendering it (off the event loop).
- */
+// The model-output stage of the SVG pipeline: extract the answer's SVG, repair it, parse it
+// strictly and sanitize it (the same sanitizer as every input), optimize. What comes out is a
+// safe document; whether it draws anything is checked by rendering it (off the event loop).
+
+/** How to read one answer. */
 export interface ModelOutputOptions {
   /** The answer was cut short (`finish_reason: length`): keep what is complete. */
   truncated: boolean;
@@ -23,7 +24,7 @@ export interface ModelOutputOptions {
 
 /** The delivered document, and its tree (for checks that read structure). */
 export interface ModelSvg {
-  svg: string;
+  svg: SafeSvg;
   root: SvgElement;
 }
 
@@ -41,7 +42,7 @@ export function svgFromModelText(text: string, options: ModelOutputOptions & { v
   if (!hasDrawing(clean)) throw new SvgParseError('The SVG draws nothing.');
   optimizeTree(clean);
   const root = applyAttributes(clean, options.viewBox);
-  return { svg: serializeSvg(root), root };
+  return { svg: markSafe(serializeSvg(root)), root };
 }
 
 /** A model's answer with what finishing it needs (svgFromModelText's input, in one object a worker can take). */
@@ -54,9 +55,10 @@ export interface ModelAnswer extends ModelOutputOptions {
 /**
  * What became of an answer: the delivered document and whether it surely shows something
  * (`undefined`: only a render can tell), or why there is no usable SVG in it (a message fit for
- * the client). A plain object, so it crosses to and from a worker process unchanged.
+ * the client). A plain object, so it crosses to and from a worker process unchanged (the brand is
+ * a compile-time mark: the worker made the document with this same code).
  */
-export type ModelSvgVerdict = { svg: string; visible: boolean | undefined } | { refused: string };
+export type ModelSvgVerdict = { svg: SafeSvg; visible: boolean | undefined } | { refused: string };
 
 /** svgFromModelText as a verdict: the document and what its structure says of its visibility, or the refusal. */
 export function modelSvgVerdict(text: string, options: ModelOutputOptions & { viewBox?: ViewBox | null }): ModelSvgVerdict {
@@ -91,7 +93,7 @@ export function hasDrawing(root: SvgElement): boolean {
  * as it is. Undefined while nothing drawable is complete, or when the part so far cannot be made
  * safe (a draft is only a preview: the next one may succeed).
  */
-export function draftFromModelText(text: string, fallbackViewBox: string, viewBox?: ViewBox | null): string | undefined {
+export function draftFromModelText(text: string, fallbackViewBox: string, viewBox?: ViewBox | null): SafeSvg | undefined {
   const current = svgCandidates(text).at(-1);
   if (!current) return undefined;
   // Not `truncated`: an element still being written is dropped, not completed.
@@ -99,7 +101,7 @@ export function draftFromModelText(text: string, fallbackViewBox: string, viewBo
   if (!tree) return undefined;
   try {
     const clean = sanitizeTree(tree);
-    return hasDrawing(clean) ? serializeSvg(applyAttributes(clean, viewBox)) : undefined;
+    return hasDrawing(clean) ? markSafe(serializeSvg(applyAttributes(clean, viewBox))) : undefined;
   } catch (error) {
     if (error instanceof SvgParseError) return undefined; // references that would not be safe yet
     throw error;

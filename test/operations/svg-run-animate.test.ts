@@ -56,7 +56,7 @@ const inProcess = async (svg: string, render: boolean) => measureAnimation(svg, 
 
 describe('animations in the runner', () => {
   it('measures timing from the delivered document and scores it by rendering when the engine gives no score', async () => {
-    const { out, calls } = await run([{ type: 'generating', index: 0 }, { type: 'content', index: 0, svg: MOVING, loopPeriodMs: 99, openingAnimationMs: 99 }], inProcess);
+    const { out, calls } = await run([{ type: 'generating', index: 0 }, { type: 'content', index: 0, markup: MOVING, loopPeriodMs: 99, openingAnimationMs: 99 }], inProcess);
     assert.deepEqual(calls, [true]);
     const content = out.at(-1) as Extract<SvgStreamEvent, { type: 'content' }>;
     assert.equal(content.type, 'content');
@@ -67,7 +67,7 @@ describe('animations in the runner', () => {
   });
 
   it("an engine's own score is used and nothing is rendered", async () => {
-    const { out, calls } = await run([{ type: 'score', svgScore: 0.93 }, { type: 'content', index: 0, svg: MOVING }], inProcess);
+    const { out, calls } = await run([{ type: 'score', svgScore: 0.93 }, { type: 'content', index: 0, markup: MOVING }], inProcess);
     assert.deepEqual(calls, [false]);
     const response = await collectSvgResponse((async function* () { yield* out; })(), true);
     assert.equal(response.svg_score, 0.93);
@@ -75,7 +75,7 @@ describe('animations in the runner', () => {
   });
 
   it('an output with no animation fails with model_error, even from an engine that scores itself', async () => {
-    for (const events of [[{ type: 'content', index: 0, svg: STATIC }], [{ type: 'score', svgScore: 1 }, { type: 'content', index: 0, svg: STATIC }]] as EngineEvent[][]) {
+    for (const events of [[{ type: 'content', index: 0, markup: STATIC }], [{ type: 'score', svgScore: 1 }, { type: 'content', index: 0, markup: STATIC }]] as EngineEvent[][]) {
       const { out, error } = await run(events, inProcess);
       assert.equal(out.length, 0);
       assert.equal(error?.code, 'model_error');
@@ -86,7 +86,7 @@ describe('animations in the runner', () => {
   it('after the first event, the refusal is an error event; nothing counts as delivered', async () => {
     const delivered: unknown[] = [];
     const out: SvgStreamEvent[] = [];
-    for await (const event of runSvgJob(JOB, scripted([{ type: 'generating', index: 0 }, { type: 'content', index: 0, svg: STATIC }]), {
+    for await (const event of runSvgJob(JOB, scripted([{ type: 'generating', index: 0 }, { type: 'content', index: 0, markup: STATIC }]), {
       delivered: async (usage) => void delivered.push(usage),
       measureAnimation: inProcess,
     })) out.push(event);
@@ -98,7 +98,7 @@ describe('animations in the runner', () => {
     const busy = async () => {
       throw new ApiError('model_unavailable', { message: 'busy', retryAfter: 2 });
     };
-    const { error } = await run([{ type: 'content', index: 0, svg: MOVING }], busy);
+    const { error } = await run([{ type: 'content', index: 0, markup: MOVING }], busy);
     assert.equal(error?.code, 'model_unavailable');
   });
 });

@@ -56,8 +56,8 @@ describe('model output passes the same sanitizer as inputs', () => {
   it('never emits a content document that expands past the budget: the output fails with model_error', async () => {
     const bomb = `${OPEN}<defs><rect id="l0"/>${Array.from({ length: 10 }, (_, i) => LEVEL(i + 1)).join('')}</defs><use href="#l10"/></svg>`;
     const events = await run([
-      { type: 'content', index: 0, svg: bomb },
-      { type: 'content', index: 1, svg: `${OPEN}<rect width="1" height="1"/></svg>` },
+      { type: 'content', index: 0, markup: bomb },
+      { type: 'content', index: 1, markup: `${OPEN}<rect width="1" height="1"/></svg>` },
     ], 2);
     const contents = events.filter((e) => e.type === 'content');
     assert.equal(contents.length, 1);
@@ -73,9 +73,9 @@ describe('model output passes the same sanitizer as inputs', () => {
     // The document as an engine might preview it while it grows: each draft a whole document.
     const growing = [5, 6].map((depth) => `${OPEN}<rect id="l0"/>${levels.slice(0, depth).join('')}<script>alert(1)</script></svg>`);
     const events = await run([
-      { type: 'draft', index: 0, svg: growing[0]! },
-      { type: 'draft', index: 0, svg: growing[1]! },
-      { type: 'draft', index: 0, svg: `${OPEN}<circle r="1"/></svg>` },
+      { type: 'draft', index: 0, markup: growing[0]! },
+      { type: 'draft', index: 0, markup: growing[1]! },
+      { type: 'draft', index: 0, markup: `${OPEN}<circle r="1"/></svg>` },
     ]);
     const drafts = events.filter((e) => e.type === 'draft') as { svg: string; update_type?: string }[];
     // Level 5 draws 10^5 elements (within the budget), level 6 10^6 (past it).
@@ -92,8 +92,8 @@ describe('model output passes the same sanitizer as inputs', () => {
     const bomb = `${OPEN}<g id="a"><use href="#a"/></g></svg>`;
     const response = await collectSvgResponse(
       runSvgJob(job(2), scripted([
-        { type: 'content', index: 0, svg: bomb },
-        { type: 'content', index: 1, svg: `${OPEN}<rect/></svg>` },
+        { type: 'content', index: 0, markup: bomb },
+        { type: 'content', index: 1, markup: `${OPEN}<rect/></svg>` },
       ])),
       false,
     );

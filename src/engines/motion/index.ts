@@ -41,7 +41,7 @@ export function createMotionEngine({ media }: MotionEngineServices): Engine {
       yield {
         type: 'content',
         index: 0,
-        svg: animation.svg,
+        markup: animation.svg,
         loopPeriodMs: animation.loopPeriodMs,
         openingAnimationMs: animation.openingAnimationMs,
       };

@@ -1,3 +1,4 @@
+import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { Logger } from 'pino';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
@@ -28,7 +29,7 @@ export interface CallResult {
   refusal?: string;
 }
 
-export type CallEvent = { type: 'accepted' } | { type: 'reasoning'; text: string } | { type: 'draft'; svg: string };
+export type CallEvent = { type: 'accepted' } | { type: 'reasoning'; text: string } | { type: 'draft'; svg: SafeSvg };
 
 export interface CallContext {
   /**

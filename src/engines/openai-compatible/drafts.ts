@@ -1,3 +1,4 @@
+import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ViewBox } from '../../contract/common.ts';
 import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
 
@@ -55,12 +56,12 @@ export class DraftMaker {
   private attemptedAt = 0;
   /** The SVG's length at the last attempt, 0 before the first. */
   private attemptedLength = 0;
-  private lastDraft?: string;
+  private lastDraft?: SafeSvg;
 
   constructor(private readonly options: DraftOptions) {}
 
   /** Takes the next piece of content; returns a new draft when one is due. */
-  push(content: string): string | undefined {
+  push(content: string): SafeSvg | undefined {
     if (this.state === 'waiting') {
       // Until an <svg begins, prose costs a search of the new text only.
       const scan = this.tail + content;
@@ -95,7 +96,7 @@ export class DraftMaker {
     }
   }
 
-  private attempt(): string | undefined {
+  private attempt(): SafeSvg | undefined {
     if (!this.unseenClose) return undefined;
     const now = performance.now();
     if (this.attemptedLength > 0) {

@@ -1,3 +1,4 @@
+import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { Logger } from 'pino';
 import { ConfigError } from '../../config/load.ts';
 import type { CatalogEntry } from '../../config/schema.ts';
@@ -137,7 +138,7 @@ class OpenAiCompatibleEngine {
         } else if (event.type === 'reasoning') {
           emit({ type: 'reasoning', index, text: event.text });
         } else {
-          emit({ type: 'draft', index, svg: event.svg, finished: true });
+          emit({ type: 'draft', index, svg: event.svg });
         }
       };
       const context = this.callContext(signal, job.streaming);
@@ -170,7 +171,7 @@ class OpenAiCompatibleEngine {
           status: (text) => emit({ type: 'generating', index, text }),
         });
       }
-      emit({ type: 'content', index, svg, usage: metered.total(), finished: true });
+      emit({ type: 'content', index, svg, usage: metered.total() });
     } finally {
       release();
     }
@@ -239,7 +240,7 @@ class OpenAiCompatibleEngine {
    * blank fails the output. A large answer is finished in the render workers, so no answer
    * holds the event loop for long.
    */
-  private async deliverable(result: CallResult, viewBox: string, job: SvgJob, signal: AbortSignal): Promise<string> {
+  private async deliverable(result: CallResult, viewBox: string, job: SvgJob, signal: AbortSignal): Promise<SafeSvg> {
     if (result.refusal || result.finishReason === 'content_filter') {
       throw new ApiError('content_policy_violation', { message: 'The model declined this request under its content policy.' });
     }

@@ -1,3 +1,4 @@
+import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ChatMessage } from './completion.ts';
 import { EDIT_SYSTEM_PROMPT, redoUserPrompt, REVIEW_SYSTEM_PROMPT, reviewUserPrompt } from './prompts.ts';
 import type { SvgRenderer } from './renderer.ts';
@@ -12,14 +13,14 @@ export interface Verdict {
 export interface ReviewLoop {
   instruction: string;
   /** The first edit's SVG (sanitized, shown to be visible). */
-  svg: string;
+  svg: SafeSvg;
   steps: number;
   renderer: SvgRenderer;
   signal: AbortSignal;
   /** A review call (the "orchestrator": it judges and says what to fix); returns the answer text. */
   review(messages: ChatMessage[]): Promise<string>;
   /** A redo call (a "shallow" pass fixing what was found); returns the new SVG, ready to deliver. */
-  redo(messages: ChatMessage[]): Promise<string>;
+  redo(messages: ChatMessage[]): Promise<SafeSvg>;
   /** Progress for the stream's `generating` events. */
   status(text: string): void;
 }
@@ -33,8 +34,8 @@ export const REVIEW_RENDER_SIDE = 768;
  * seen is scored (the last one too), and the best is delivered, not simply the last: revisions
  * can make a drawing worse. A reviewer answer that is not a verdict ends the rounds.
  */
-export async function reviewEdit(loop: ReviewLoop): Promise<string> {
-  const seen: { svg: string; score: number }[] = [];
+export async function reviewEdit(loop: ReviewLoop): Promise<SafeSvg> {
+  const seen: { svg: SafeSvg; score: number }[] = [];
   let current = loop.svg;
   for (let round = 1; round <= loop.steps + 1; round++) {
     const verdict = await judge(loop, current);

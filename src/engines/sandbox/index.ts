@@ -101,13 +101,13 @@ export function createSandboxEngine(options: SandboxOptions): Engine {
             continue;
           }
           if (step < art.parts.length) {
-            if (isPowerOfTwo(step + 1)) yield { type: 'draft', index, svg: artworkMarkup(art, step + 1) };
+            if (isPowerOfTwo(step + 1)) yield { type: 'draft', index, markup: artworkMarkup(art, step + 1) };
           } else if (step === art.parts.length) {
             const svg = artworkMarkup(art);
             // Known good by construction (it renders, moves, stays in the box and never flashes):
             // scored without rendering, so test keys stay cheap.
             if (job.operation === 'svg_animate') yield { type: 'score', svgScore: knownGoodScore(svg) };
-            yield { type: 'content', index, svg, usage: mockUsage(job, svg) };
+            yield { type: 'content', index, markup: svg, usage: mockUsage(job, svg) };
           }
         }
       }

@@ -45,7 +45,7 @@ export function createTraceEngine({ media, tracePool }: TraceEngineServices): En
         throw new ApiError('invalid_request', { param: job.image.param, message: `Invalid image in '${job.image.param}': ${detail}.` });
       }
       if (!announced) yield { type: 'generating', index: 0 };
-      yield { type: 'content', index: 0, svg: outcome.svg };
+      yield { type: 'content', index: 0, markup: outcome.svg };
     },
   };
 }
