@@ -9,7 +9,8 @@ import type { SafeSvg } from '../svg/safe-svg.ts';
 /** Engines report usage in the measured-usage type of contract/usage.ts (billing prices it). */
 export type { TokenUsage } from '../contract/usage.ts';
 
-interface SvgJobBase {
+/** What every SVG job carries, whatever its operation (operations/svg-job.ts fills it). */
+export interface SvgJobBase {
   requestId: string;
   model: CatalogModel;
   /** Stable for the same key and request body; deterministic engines derive their output from it. */
@@ -42,11 +43,10 @@ export type SvgJob =
       source: SvgRef;
       referenceImages: ImageRef[];
       maxReviewSteps: number;
+      /** The review loop's caps (`settings`); its output cap and temperature are the base's. */
       settings: {
-        maxOutputTokens?: number | null;
         orchestratorMaxOutputTokens?: number | null;
         shallowMaxOutputTokens?: number | null;
-        temperature?: number | null;
       };
     })
   | (SvgJobBase & { operation: 'svg_animate'; prompt?: string; source: SvgRef });

@@ -156,6 +156,10 @@ export function createEngineRegistry(config: Config, models: CatalogModel[], ser
     if (entry.operations.includes('open_responses') && !engine.respond) {
       throw new ConfigError(`Model ${entry.id} lists open_responses, but its engine "${entry.engine}" does not run Responses; remove it from operations or use the openai-compatible engine.`);
     }
+    if (entry.billing.kind === 'token_usage' && !engine.tokenBounds) {
+      // Its reservation would hold nothing and its outputs report no usage: every request free.
+      throw new ConfigError(`Model ${entry.id} is billed token_usage, but its engine "${entry.engine}" measures no tokens; give it billing: { kind: fixed_credit, … }.`);
+    }
     engines.set(entry.id, engine);
   }
   return {

@@ -2,7 +2,7 @@ import type { EditRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
-import { requestSeed } from './seed.ts';
+import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
 
 /** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
@@ -14,32 +14,15 @@ export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: 
     (body.reference_images ?? []).map((input, i) => deps.media.prepareImage(input, `reference_images[${i}]`)),
   );
   const settings = body.settings ?? {};
-  return admitSvgJob(
-    deps,
-    ctx,
-    {
-      operation: 'svg_edit',
-      requestId: ctx.requestId,
-      model,
-      seed: requestSeed(ctx.principal.keyId, body),
-      viewBox: null,
-      prompt: body.prompt,
-      source,
-      referenceImages,
-      maxReviewSteps: body.max_review_steps ?? 0,
-      settings: {
-        maxOutputTokens: settings.max_output_tokens,
-        orchestratorMaxOutputTokens: settings.orchestrator_max_output_tokens,
-        shallowMaxOutputTokens: settings.shallow_max_output_tokens,
-        temperature: settings.temperature,
-      },
-      reasoningEffort: body.reasoning_effort,
-      temperature: settings.temperature ?? undefined,
-      maxOutputTokens: settings.max_output_tokens ?? undefined,
-      mockHeader: ctx.mockHeader,
-      streaming: body.stream ?? false,
-      signal: ctx.signal,
-    },
-    engineFor(deps, ctx, model),
-  );
+  const job = {
+    // An edit's output cap and temperature are among its `settings`.
+    ...svgJobBase(ctx, model, body, { stream: body.stream, reasoning_effort: body.reasoning_effort, ...settings }),
+    operation: 'svg_edit' as const,
+    prompt: body.prompt,
+    source,
+    referenceImages,
+    maxReviewSteps: body.max_review_steps ?? 0,
+    settings: { orchestratorMaxOutputTokens: settings.orchestrator_max_output_tokens, shallowMaxOutputTokens: settings.shallow_max_output_tokens },
+  };
+  return admitSvgJob(deps, ctx, job, engineFor(deps, ctx, model));
 }

@@ -29,32 +29,23 @@ export class InsufficientBalance extends Error {
 
 /**
  * Applies a balance change and writes its ledger entry in the caller's transaction, so the
- * balance and the reserved amount always equal the sums of the entries. With `requireAvailable`
- * the update is conditional (balance − reserved must stay ≥ 0 after it) and atomic, so
- * concurrent reservations can never overdraw an organization.
+ * balance and the reserved amount always equal the sums of the entries. Unconditional: grants
+ * and adjustments. Reservations, whose update must not overdraw, go through ledger-batch.ts.
  */
-export async function recordLedgerEntry(
-  trx: Transaction<Database>,
-  change: LedgerChange,
-  options: { requireAvailable?: boolean } = {},
-): Promise<LedgerEntry> {
+export async function recordLedgerEntry(trx: Transaction<Database>, change: LedgerChange): Promise<LedgerEntry> {
   const now = change.now ?? Date.now();
   const amount = change.amountMillicents;
   const reservedDelta = change.reservedDeltaMillicents ?? 0;
-  let update = trx
+  const updated = await trx
     .updateTable('organizations')
     .set((eb) => ({
       balance_millicents: eb('balance_millicents', '+', amount),
       reserved_millicents: eb('reserved_millicents', '+', reservedDelta),
     }))
-    .where('id', '=', change.organizationId);
-  if (options.requireAvailable) {
-    // available (balance − reserved) must cover what this change takes from it
-    update = update.where((eb) => eb(eb('balance_millicents', '-', eb.ref('reserved_millicents')), '>=', reservedDelta - amount));
-  }
-  const updated = await update.returning(['balance_millicents', 'reserved_millicents']).executeTakeFirst();
+    .where('id', '=', change.organizationId)
+    .returning(['balance_millicents', 'reserved_millicents'])
+    .executeTakeFirst();
   if (!updated) {
-    if (options.requireAvailable) throw new InsufficientBalance(change.organizationId);
     throw new Error(`organization ${change.organizationId} does not exist`);
   }
   // SQLite would store an unsafe integer silently; refusing rolls the whole transaction back.

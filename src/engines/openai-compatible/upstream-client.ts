@@ -3,16 +3,7 @@ import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
 import { yieldIfBusy } from './turn-budget.ts';
 import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './upstream-reception.ts';
 
-/**
- * A thin client for `POST /chat/completions` on an OpenAI-compatible server, streaming (and
- * `POST /responses` for a server that speaks the Responses API itself). It is our own rather
- * than the `openai` SDK because the engine needs what the SDK hides or refuses: separate
- * connect, first-token, idle and total deadlines; a byte limit on the model's text, enforced as
- * it arrives; a 200 that is no completion told apart from a cut connection; `Retry-After` on
- * every failure; error frames inside a 200 stream in both shapes servers send (`{"error":…}`,
- * vLLM's `{"object":"error",…}`); `data:` keep-alives that are not JSON (skipped, not fatal);
- * usage from whichever chunk carries it; and Node 20 (the SDK's current major needs Node 22).
- */
+/** Where and how to call one OpenAI-compatible server. */
 export interface UpstreamEndpoint {
   baseUrl: string;
   apiKey?: string;
@@ -145,6 +136,16 @@ const RESPONSES: Reader<ResponsesStreamDelta> = {
   meter: responsesMeter,
 };
 
+/**
+ * A thin client for `POST /chat/completions` on an OpenAI-compatible server, streaming (and
+ * `POST /responses` for a server that speaks the Responses API itself). It is our own rather
+ * than the `openai` SDK because the engine needs what the SDK hides or refuses: separate
+ * connect, first-token, idle and total deadlines; a byte limit on the model's text, enforced as
+ * it arrives; a 200 that is no completion told apart from a cut connection; `Retry-After` on
+ * every failure; error frames inside a 200 stream in both shapes servers send (`{"error":…}`,
+ * vLLM's `{"object":"error",…}`); `data:` keep-alives that are not JSON (skipped, not fatal);
+ * usage from whichever chunk carries it; and Node 20 (the SDK's current major needs Node 22).
+ */
 export class UpstreamClient {
   /** One upstream origin: a Pool of keep-alive connections to it (cheaper per call than an Agent, which looks the origin up each time). */
   private readonly pool: Pool;
