@@ -12,6 +12,8 @@ import type { OperationContext, OperationDeps, OperationNotes } from './context.
 
 type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
 type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
+type ContentOf<E> = Extract<E, { type: 'content' }>;
+type DraftOf<E> = Extract<E, { type: 'draft' }>;
 
 function errorEvent(error: ApiError, requestId: string): ErrorEvent {
   return { type: 'error', ...toEnvelope(error, requestId) };
@@ -71,76 +73,82 @@ export interface RunHooks {
  * fails the same way.
  */
 export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = {}): AsyncGenerator<SvgStreamEvent> {
-  const outputs = outputsOf(job);
-  const outputIds = Array.from({ length: outputs }, () => newId('svgOutput'));
-  const indexed = outputs > 1;
-  const credits = job.model.creditsFor(job.operation);
-  const where = (index: number) => ({ id: outputIds[index]!, ...(indexed ? { index } : {}) });
-  const failures: ApiError[] = [];
-  let svgScore: number | null | undefined;
+  const wire = new WireOutputs(job, hooks);
   let started = false;
-  let delivered = 0;
+  try {
+    for await (const event of engine.runSvg(job)) {
+      const out = event.type === 'content' && job.operation === 'svg_animate' ? await wire.animation(event) : wire.translate(event);
+      if (!out) continue;
+      if (out.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
+      started = true;
+      yield out;
+    }
+  } catch (error) {
+    // The client left: nobody to tell; the abort ends the run as it is.
+    if (job.signal.aborted) throw error;
+    const apiError = asApiError(error);
+    if (!started) throw apiError;
+    wire.failures.push(apiError);
+  }
+  if (wire.failures.length > 0) {
+    if (wire.delivered === 0 && !started) throw wire.failures[0]!;
+    yield errorEvent(wire.closingError(), job.requestId);
+  }
+}
 
-  const translate = (event: EngineEvent): SvgStreamEvent | undefined => {
+/** One run's engine events made wire events: ids and indexes, finished documents, what failed. */
+class WireOutputs {
+  /** Why outputs failed, in order: the first one names the run's closing error. */
+  readonly failures: ApiError[] = [];
+  delivered = 0;
+  private readonly outputs: number;
+  private readonly outputIds: string[];
+  private readonly credits: number | undefined;
+  /** An animation engine's own svg_score (a `score` event), carried onto the content that follows. */
+  private svgScore: number | null | undefined;
+
+  constructor(
+    private readonly job: SvgJob,
+    private readonly hooks: RunHooks,
+  ) {
+    this.outputs = outputsOf(job);
+    this.outputIds = Array.from({ length: this.outputs }, () => newId('svgOutput'));
+    this.credits = job.model.creditsFor(job.operation);
+  }
+
+  translate(event: EngineEvent): SvgStreamEvent | undefined {
     switch (event.type) {
       case 'generating':
-        return { type: 'generating', ...where(event.index), ...(event.text ? { text: event.text } : {}) };
+        return { type: 'generating', ...this.where(event.index), ...(event.text ? { text: event.text } : {}) };
       case 'reasoning':
-        return { type: 'reasoning', ...where(event.index), text: event.text };
-      case 'draft': {
-        // A JSON client never sees a preview: making one safe would be work for nobody.
-        if (!job.streaming) return undefined;
-        // Every draft is a whole document (a snapshot): it renders as sent, with no fix-up.
-        const svg = event.svg ?? finishDraft(event.markup, job.viewBox);
-        return svg === undefined ? undefined : { type: 'draft', ...where(event.index), svg, update_type: 'snapshot' };
-      }
-      case 'content': {
-        let svg: SafeSvg;
-        try {
-          svg = event.svg ?? finishSvg(event.markup, job.viewBox);
-        } catch (error) {
-          if (!(error instanceof SvgParseError)) throw error;
-          failures.push(new ApiError('model_error', { message: `The model returned an unusable SVG: ${error.message}` }));
-          return undefined;
-        }
-        delivered++;
-        const content: ContentEvent = { type: 'content', ...where(event.index), svg };
-        if (credits !== undefined) content.credits = credits;
-        else if (event.usage) content.usage = wireUsage(event.usage);
-        if (event.loopPeriodMs !== undefined) content.loop_period_ms = event.loopPeriodMs;
-        if (event.openingAnimationMs !== undefined) content.opening_animation_ms = event.openingAnimationMs;
-        if (svgScore !== undefined) content.svg_score = svgScore;
-        return content;
-      }
+        return { type: 'reasoning', ...this.where(event.index), text: event.text };
+      case 'draft':
+        return this.draft(event);
+      case 'content':
+        return this.content(event);
       case 'failed':
-        failures.push(event.error);
+        this.failures.push(event.error);
         return undefined;
       case 'score':
-        svgScore = event.svgScore;
+        this.svgScore = event.svgScore;
         return undefined;
     }
-  };
+  }
 
   /** An animation's content event: measured, checked and scored before it is delivered. */
-  const animation = async (event: Extract<EngineEvent, { type: 'content' }>): Promise<SvgStreamEvent | undefined> => {
-    const content = translate(event) as ContentEvent | undefined;
+  async animation(event: ContentOf<EngineEvent>): Promise<SvgStreamEvent | undefined> {
+    const content = this.content(event);
     if (!content) return undefined;
-    if (!hooks.measureAnimation) throw new Error('runSvgJob needs hooks.measureAnimation for svg_animate jobs');
-    const engineScore = svgScore;
+    if (!this.hooks.measureAnimation) throw new Error('runSvgJob needs hooks.measureAnimation for svg_animate jobs');
+    const engineScore = this.svgScore;
     let report: AnimationReport;
     try {
-      report = await hooks.measureAnimation(content.svg, engineScore === undefined, job.signal);
+      report = await this.hooks.measureAnimation(content.svg, engineScore === undefined, this.job.signal);
     } catch (error) {
-      if (job.signal.aborted) throw error;
-      delivered--;
-      failures.push(asApiError(error));
-      return undefined;
+      if (this.job.signal.aborted) throw error;
+      return this.takeBack(asApiError(error));
     }
-    const refuse = (message: string) => {
-      delivered--;
-      failures.push(new ApiError('model_error', { message }));
-      return undefined;
-    };
+    const refuse = (message: string) => this.takeBack(new ApiError('model_error', { message }));
     if (!report.animated) return refuse('The animation does not move: the SVG has no CSS or SMIL animation that runs by itself.');
     if (report.checks && !report.checks.renders) return refuse('The animation could not be rendered.');
     if (report.checks && !report.checks.moves) return refuse('The animation does not move: its frames sampled over the opening and the loop are all the same.');
@@ -148,36 +156,52 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
     content.opening_animation_ms = report.openingAnimationMs;
     content.svg_score = engineScore ?? report.score ?? null;
     return content;
-  };
-
-  try {
-    for await (const event of engine.runSvg(job)) {
-      const wire = event.type === 'content' && job.operation === 'svg_animate' ? await animation(event) : translate(event);
-      if (!wire) continue;
-      if (wire.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
-      started = true;
-      yield wire;
-    }
-  } catch (error) {
-    // The client left: nobody to tell; the abort ends the run as it is.
-    if (job.signal.aborted) throw error;
-    const apiError = asApiError(error);
-    if (!started) throw apiError;
-    failures.push(apiError);
   }
-  if (failures.length > 0) {
-    if (delivered === 0 && !started) throw failures[0]!;
-    const first = failures[0]!;
-    const failed = outputs - delivered;
-    const error =
-      delivered > 0 && outputs > 1
-        ? new ApiError(first.code, {
-            status: first.status,
-            message: `${failed} of ${outputs} outputs failed: ${first.message}`,
-            retryAfter: first.retryAfter,
-          })
-        : first;
-    yield errorEvent(error, job.requestId);
+
+  /** The terminal error of a run with failures: a partly failed batch says how many of n failed. */
+  closingError(): ApiError {
+    const first = this.failures[0]!;
+    if (this.delivered === 0 || this.outputs === 1) return first;
+    const message = `${this.outputs - this.delivered} of ${this.outputs} outputs failed: ${first.message}`;
+    return new ApiError(first.code, { status: first.status, message, retryAfter: first.retryAfter });
+  }
+
+  private where(index: number) {
+    return { id: this.outputIds[index]!, ...(this.outputs > 1 ? { index } : {}) };
+  }
+
+  private draft(event: DraftOf<EngineEvent>): SvgStreamEvent | undefined {
+    // A JSON client never sees a preview: making one safe would be work for nobody.
+    if (!this.job.streaming) return undefined;
+    // Every draft is a whole document (a snapshot): it renders as sent, with no fix-up.
+    const svg = event.svg ?? finishDraft(event.markup, this.job.viewBox);
+    return svg === undefined ? undefined : { type: 'draft', ...this.where(event.index), svg, update_type: 'snapshot' };
+  }
+
+  private content(event: ContentOf<EngineEvent>): ContentEvent | undefined {
+    let svg: SafeSvg;
+    try {
+      svg = event.svg ?? finishSvg(event.markup, this.job.viewBox);
+    } catch (error) {
+      if (!(error instanceof SvgParseError)) throw error;
+      this.failures.push(new ApiError('model_error', { message: `The model returned an unusable SVG: ${error.message}` }));
+      return undefined;
+    }
+    this.delivered++;
+    const content: ContentEvent = { type: 'content', ...this.where(event.index), svg };
+    if (this.credits !== undefined) content.credits = this.credits;
+    else if (event.usage) content.usage = wireUsage(event.usage);
+    if (event.loopPeriodMs !== undefined) content.loop_period_ms = event.loopPeriodMs;
+    if (event.openingAnimationMs !== undefined) content.opening_animation_ms = event.openingAnimationMs;
+    if (this.svgScore !== undefined) content.svg_score = this.svgScore;
+    return content;
+  }
+
+  /** An output counted as delivered that a later check refused: not delivered after all. */
+  private takeBack(error: ApiError): undefined {
+    this.delivered--;
+    this.failures.push(error);
+    return undefined;
   }
 }
 
