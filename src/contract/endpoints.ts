@@ -137,8 +137,6 @@ export const ENDPOINTS = {
   },
 } as const satisfies Record<string, Endpoint>;
 
-export type EndpointId = keyof typeof ENDPOINTS;
-
 /** Fastify's path syntax for an OpenAPI template. */
 export function routePath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');

@@ -82,84 +82,108 @@ export async function commitLedgerBatch(session: LedgerSession, organizationId: 
   if (!start) return operations.map(() => refuse(new Error(`organization ${organizationId} does not exist`)));
   const closing = operations.flatMap((op) => (op.kind === 'close' ? [op.reservation.id] : []));
   const open = closing.length > 0 ? await session.openAmong(closing) : new Set<string>();
+  const plan = new BatchPlan(organizationId, start, open);
+  const outcomes = operations.map((op) => (op.kind === 'reserve' ? plan.reserve(op) : plan.close(op)));
+  await plan.write(session);
+  return outcomes;
+}
 
-  let balance = start.balance_millicents;
-  let reserved = start.reserved_millicents;
-  let remainder = start.token_remainder;
-  const reservations: Reservation[] = [];
-  const claims: ReservationClaim[] = [];
-  const entries: LedgerEntry[] = [];
-  const outcomes = operations.map((op): Outcome<LedgerResult> => {
-    if (op.kind === 'reserve') {
-      const { spec, now } = op;
-      if (balance - reserved < spec.amountMillicents) return refuse(new InsufficientBalance(organizationId));
-      const reservedAfter = reserved + spec.amountMillicents;
-      // SQLite would store an unsafe integer silently.
-      if (!Number.isSafeInteger(reservedAfter)) return refuse(new RangeError('the balance would leave the safe integer range'));
-      const reservation: Reservation = {
-        id: newId('reservation', now),
-        organization_id: organizationId,
-        status: 'open',
-        amount_millicents: spec.amountMillicents,
-        pricing: spec.pricing,
-        delivered_outputs: 0,
-        delivered_usage: null,
-        settled_millicents: null,
-        instance_id: spec.instanceId,
-        request_id: spec.requestId,
-        key_id: spec.keyId,
-        model: spec.model,
-        operation: spec.operation,
-        created_at: now,
-        updated_at: now,
-      };
-      reserved = reservedAfter;
-      reservations.push(reservation);
-      entries.push(entryOf(reservation, 'reserve', 0, spec.amountMillicents, balance, reserved, null, now));
-      return accept(reservation);
-    }
+/**
+ * A batch's rows and running totals as its operations are checked in arrival order, under the
+ * organization's lock. Nothing is written until `write`: a refused operation leaves no trace.
+ */
+class BatchPlan {
+  private balance: number;
+  private reserved: number;
+  private remainder: number;
+  private readonly reservations: Reservation[] = [];
+  private readonly claims: ReservationClaim[] = [];
+  private readonly entries: LedgerEntry[] = [];
 
+  constructor(
+    private readonly organizationId: string,
+    private readonly start: OrganizationTotals,
+    /** The reservations still open among those the batch closes; each leaves it when closed. */
+    private readonly open: Set<string>,
+  ) {
+    this.balance = start.balance_millicents;
+    this.reserved = start.reserved_millicents;
+    this.remainder = start.token_remainder;
+  }
+
+  reserve({ spec, now }: Extract<LedgerOperation, { kind: 'reserve' }>): Outcome<LedgerResult> {
+    if (this.balance - this.reserved < spec.amountMillicents) return refuse(new InsufficientBalance(this.organizationId));
+    const reservedAfter = this.reserved + spec.amountMillicents;
+    // SQLite would store an unsafe integer silently.
+    if (!Number.isSafeInteger(reservedAfter)) return refuse(new RangeError('the balance would leave the safe integer range'));
+    const reservation: Reservation = {
+      id: newId('reservation', now),
+      organization_id: this.organizationId,
+      status: 'open',
+      amount_millicents: spec.amountMillicents,
+      pricing: spec.pricing,
+      delivered_outputs: 0,
+      delivered_usage: null,
+      settled_millicents: null,
+      instance_id: spec.instanceId,
+      request_id: spec.requestId,
+      key_id: spec.keyId,
+      model: spec.model,
+      operation: spec.operation,
+      created_at: now,
+      updated_at: now,
+    };
+    this.reserved = reservedAfter;
+    this.reservations.push(reservation);
+    this.entries.push(entryOf(reservation, 'reserve', 0, spec.amountMillicents, this.balance, this.reserved, null, now));
+    return accept(reservation);
+  }
+
+  close(op: Extract<LedgerOperation, { kind: 'close' }>): Outcome<LedgerResult> {
     const { reservation, now } = op;
     // Closed already (by an earlier batch, a recovery, or earlier in this one): nothing more to charge.
-    if (!open.delete(reservation.id)) return accept(undefined);
+    if (!this.open.delete(reservation.id)) return accept(undefined);
     let decision: { millicents: number; tokenRemainder: number };
     try {
-      decision = op.decide(reservation, op.needsRemainder ? remainder : 0);
+      decision = op.decide(reservation, op.needsRemainder ? this.remainder : 0);
     } catch (error) {
-      open.add(reservation.id);
+      this.open.add(reservation.id);
       return refuse(error);
     }
     const charged = Math.max(0, Math.min(reservation.amount_millicents, decision.millicents));
     const released = reservation.amount_millicents - charged;
-    const balanceAfter = balance - charged;
-    const reservedAfter = reserved - reservation.amount_millicents;
+    const balanceAfter = this.balance - charged;
+    const reservedAfter = this.reserved - reservation.amount_millicents;
     if (!Number.isSafeInteger(balanceAfter) || !Number.isSafeInteger(reservedAfter)) {
-      open.add(reservation.id);
+      this.open.add(reservation.id);
       return refuse(new RangeError('the balance would leave the safe integer range'));
     }
-    balance = balanceAfter;
-    reserved = reservedAfter;
-    if (op.needsRemainder) remainder = decision.tokenRemainder;
-    claims.push({ id: reservation.id, status: charged > 0 ? 'settled' : 'released', settled_millicents: charged, updated_at: now });
-    if (charged > 0) entries.push(entryOf(reservation, 'settle', -charged, -charged, balance, reserved + released, op.note, now));
-    if (released > 0) entries.push(entryOf(reservation, 'release', 0, -released, balance, reserved, op.note, now));
+    this.balance = balanceAfter;
+    this.reserved = reservedAfter;
+    if (op.needsRemainder) this.remainder = decision.tokenRemainder;
+    this.claims.push({ id: reservation.id, status: charged > 0 ? 'settled' : 'released', settled_millicents: charged, updated_at: now });
+    if (charged > 0) this.entries.push(entryOf(reservation, 'settle', -charged, -charged, this.balance, this.reserved + released, op.note, now));
+    if (released > 0) this.entries.push(entryOf(reservation, 'release', 0, -released, this.balance, this.reserved, op.note, now));
     return accept({ reservation, chargedMillicents: charged });
-  });
-
-  if (reservations.length > 0) await session.insertReservations(reservations);
-  if (claims.length > 0) {
-    const claimed = await session.claimReservations(claims);
-    // Every close takes the organization lock first, so what was open above is still open.
-    if (claimed !== claims.length) throw new Error(`claimed ${claimed} of ${claims.length} reservations: closed outside the organization lock`);
   }
-  if (entries.length > 0) await session.insertEntries(entries);
-  if (entries.length > 0 || remainder !== start.token_remainder) {
-    const after = await session.applyTotals(organizationId, balance - start.balance_millicents, reserved - start.reserved_millicents, remainder);
-    if (after.balance_millicents !== balance || after.reserved_millicents !== reserved) {
-      throw new Error('the organization totals moved under the batch');
+
+  /** Writes every accepted operation's rows and the new totals, in the caller's transaction. */
+  async write(session: LedgerSession): Promise<void> {
+    const { start } = this;
+    if (this.reservations.length > 0) await session.insertReservations(this.reservations);
+    if (this.claims.length > 0) {
+      const claimed = await session.claimReservations(this.claims);
+      // Every close takes the organization lock first, so what was open above is still open.
+      if (claimed !== this.claims.length) throw new Error(`claimed ${claimed} of ${this.claims.length} reservations: closed outside the organization lock`);
+    }
+    if (this.entries.length > 0) await session.insertEntries(this.entries);
+    if (this.entries.length > 0 || this.remainder !== start.token_remainder) {
+      const after = await session.applyTotals(this.organizationId, this.balance - start.balance_millicents, this.reserved - start.reserved_millicents, this.remainder);
+      if (after.balance_millicents !== this.balance || after.reserved_millicents !== this.reserved) {
+        throw new Error('the organization totals moved under the batch');
+      }
     }
   }
-  return outcomes;
 }
 
 function entryOf(
