@@ -59,7 +59,7 @@ function rgbToHsl({ r, g, b }: Rgb): { h: number; s: number; l: number } {
   return { h: h * 60, s, l };
 }
 
-export function hslToRgb(hDegrees: number, s: number, l: number): Rgb {
+function hslToRgb(hDegrees: number, s: number, l: number): Rgb {
   const h = (((hDegrees % 360) + 360) % 360) / 360;
   const sat = Math.min(1, Math.max(0, s));
   const lig = Math.min(1, Math.max(0, l));

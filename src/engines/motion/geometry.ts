@@ -129,137 +129,178 @@ const ARITY: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4
  * become cubics, quadratics are raised to cubics (exactly).
  */
 export function parsePathData(d: string): Subpath[] {
-  const subpaths: Subpath[] = [];
-  let current: Subpath | undefined;
+  const scanner = new PathScanner(d);
+  const pen = new PathPen();
   let command = '';
-  let at = 0;
-  let x = 0;
-  let y = 0;
-  let startX = 0;
-  let startY = 0;
-  // The reflected control point of the previous S/C (cubic) or T/Q (quadratic) command.
-  let lastCubic: Point | undefined;
-  let lastQuad: Point | undefined;
-
-  const skip = () => {
-    while (at < d.length && SEPARATOR.test(d[at]!)) at++;
-  };
-  const readNumber = (): number | undefined => {
-    skip();
-    NUMBER.lastIndex = at;
-    const match = NUMBER.exec(d);
-    if (!match) return undefined;
-    at = NUMBER.lastIndex;
-    return Number(match[0]);
-  };
-  const readFlag = (): number | undefined => {
-    skip();
-    const c = d[at];
-    if (c !== '0' && c !== '1') return undefined;
-    at++;
-    return c === '1' ? 1 : 0;
-  };
-  const push = (segment: Segment) => {
-    if (!current) {
-      current = { segments: [], closed: false };
-      subpaths.push(current);
-    }
-    current.segments.push(segment);
-  };
-
   for (;;) {
-    skip();
-    if (at >= d.length) break;
-    const c = d[at]!;
+    const c = scanner.peek();
+    if (c === undefined) break;
     if (/[a-zA-Z]/.test(c)) {
       const lower = c.toLowerCase();
       if (!(lower in ARITY)) break;
       command = c;
-      at++;
+      scanner.at++;
       if (lower === 'z') {
-        if (current && (x !== startX || y !== startY)) push({ kind: 'line', p0: { x, y }, p1: { x: startX, y: startY } });
-        if (current) current.closed = true;
-        current = undefined;
-        x = startX;
-        y = startY;
-        lastCubic = lastQuad = undefined;
+        pen.closePath();
         continue;
       }
     } else if (!command || command === 'z' || command === 'Z') {
       break;
     }
-    const lower = command.toLowerCase();
-    const relative = command !== command.toUpperCase();
+    // Without a letter, the command before repeats with the next arguments.
+    const args = scanner.args(command.toLowerCase());
+    if (!args) break;
+    command = pen.draw(command, args);
+  }
+  return pen.subpaths;
+}
+
+/** A cursor over path data: separators skipped, numbers and arc flags read. */
+class PathScanner {
+  at = 0;
+
+  constructor(private readonly d: string) {}
+
+  /** The next character past separators, or undefined at the end. */
+  peek(): string | undefined {
+    this.skip();
+    return this.at < this.d.length ? this.d[this.at]! : undefined;
+  }
+
+  /** A command's arguments, or undefined when one is missing or not a finite number. */
+  args(lower: string): number[] | undefined {
     const args: number[] = [];
-    let ok = true;
     for (let i = 0; i < ARITY[lower]!; i++) {
-      const value = lower === 'a' && (i === 3 || i === 4) ? readFlag() : readNumber();
-      if (value === undefined || !Number.isFinite(value)) {
-        ok = false;
-        break;
-      }
+      const value = lower === 'a' && (i === 3 || i === 4) ? this.readFlag() : this.readNumber();
+      if (value === undefined || !Number.isFinite(value)) return undefined;
       args.push(value);
     }
-    if (!ok) break;
+    return args;
+  }
+
+  private skip(): void {
+    const { d } = this;
+    while (this.at < d.length && SEPARATOR.test(d[this.at]!)) this.at++;
+  }
+
+  private readNumber(): number | undefined {
+    this.skip();
+    NUMBER.lastIndex = this.at;
+    const match = NUMBER.exec(this.d);
+    if (!match) return undefined;
+    this.at = NUMBER.lastIndex;
+    return Number(match[0]);
+  }
+
+  /** An arc flag: one character, 0 or 1 (flags may touch what follows, as in `a1 1 0 0110 10`). */
+  private readFlag(): number | undefined {
+    this.skip();
+    const c = this.d[this.at];
+    if (c !== '0' && c !== '1') return undefined;
+    this.at++;
+    return c === '1' ? 1 : 0;
+  }
+}
+
+/** Draws path commands into subpaths: the current point, where the subpath started, the control point to reflect. */
+class PathPen {
+  readonly subpaths: Subpath[] = [];
+  private current: Subpath | undefined;
+  private x = 0;
+  private y = 0;
+  private startX = 0;
+  private startY = 0;
+  // The reflected control point of the previous S/C (cubic) or T/Q (quadratic) command.
+  private lastCubic: Point | undefined;
+  private lastQuad: Point | undefined;
+
+  /** Z: a line back to the start (when not there already), and the subpath is closed. */
+  closePath(): void {
+    const { x, y, startX, startY } = this;
+    if (this.current && (x !== startX || y !== startY)) this.push({ kind: 'line', p0: { x, y }, p1: { x: startX, y: startY } });
+    if (this.current) this.current.closed = true;
+    this.current = undefined;
+    this.x = startX;
+    this.y = startY;
+    this.lastCubic = this.lastQuad = undefined;
+  }
+
+  /** One command with its arguments; returns the command that further arguments repeat (after a move, a line). */
+  draw(command: string, args: number[]): string {
+    const lower = command.toLowerCase();
+    const relative = command !== command.toUpperCase();
+    const { x, y } = this;
     const ox = relative ? x : 0;
     const oy = relative ? y : 0;
     let nextCubic: Point | undefined;
     let nextQuad: Point | undefined;
+    let next = command;
     switch (lower) {
       case 'm':
-        x = args[0]! + ox;
-        y = args[1]! + oy;
-        startX = x;
-        startY = y;
-        current = { segments: [], closed: false };
-        subpaths.push(current);
-        command = relative ? 'l' : 'L';
+        this.x = this.startX = args[0]! + ox;
+        this.y = this.startY = args[1]! + oy;
+        this.current = { segments: [], closed: false };
+        this.subpaths.push(this.current);
+        next = relative ? 'l' : 'L';
         break;
       case 'l':
       case 'h':
       case 'v': {
         const nx = lower === 'v' ? x : args[0]! + ox;
         const ny = lower === 'h' ? y : lower === 'v' ? args[0]! + oy : args[1]! + oy;
-        push({ kind: 'line', p0: { x, y }, p1: { x: nx, y: ny } });
-        x = nx;
-        y = ny;
+        this.push({ kind: 'line', p0: { x, y }, p1: { x: nx, y: ny } });
+        this.goTo({ x: nx, y: ny });
         break;
       }
       case 'c':
       case 's': {
+        const { lastCubic } = this;
         const p1 = lower === 'c' ? { x: args[0]! + ox, y: args[1]! + oy } : (lastCubic ? { x: 2 * x - lastCubic.x, y: 2 * y - lastCubic.y } : { x, y });
         const k = lower === 'c' ? 2 : 0;
         const p2 = { x: args[k]! + ox, y: args[k + 1]! + oy };
         const p3 = { x: args[k + 2]! + ox, y: args[k + 3]! + oy };
-        push({ kind: 'cubic', p0: { x, y }, p1, p2, p3 });
+        this.push({ kind: 'cubic', p0: { x, y }, p1, p2, p3 });
         nextCubic = p2;
-        x = p3.x;
-        y = p3.y;
+        this.goTo(p3);
         break;
       }
       case 'q':
       case 't': {
+        const { lastQuad } = this;
         const q = lower === 'q' ? { x: args[0]! + ox, y: args[1]! + oy } : (lastQuad ? { x: 2 * x - lastQuad.x, y: 2 * y - lastQuad.y } : { x, y });
         const k = lower === 'q' ? 2 : 0;
         const p3 = { x: args[k]! + ox, y: args[k + 1]! + oy };
-        push(quadToCubic({ x, y }, q, p3));
+        this.push(quadToCubic({ x, y }, q, p3));
         nextQuad = q;
-        x = p3.x;
-        y = p3.y;
+        this.goTo(p3);
         break;
       }
       case 'a': {
         const end = { x: args[5]! + ox, y: args[6]! + oy };
-        for (const segment of arcToCubics({ x, y }, args[0]!, args[1]!, args[2]!, args[3] === 1, args[4] === 1, end)) push(segment);
-        x = end.x;
-        y = end.y;
+        for (const segment of arcToCubics({ x, y }, args[0]!, args[1]!, args[2]!, args[3] === 1, args[4] === 1, end)) this.push(segment);
+        this.goTo(end);
         break;
       }
     }
-    lastCubic = nextCubic;
-    lastQuad = nextQuad;
+    // Only the command right after a C/S (or Q/T) may reflect its control point.
+    this.lastCubic = nextCubic;
+    this.lastQuad = nextQuad;
+    return next;
   }
-  return subpaths;
+
+  /** The current point, after a segment ends there. */
+  private goTo(p: Point): void {
+    this.x = p.x;
+    this.y = p.y;
+  }
+
+  private push(segment: Segment): void {
+    if (!this.current) {
+      this.current = { segments: [], closed: false };
+      this.subpaths.push(this.current);
+    }
+    this.current.segments.push(segment);
+  }
 }
 
 function quadToCubic(p0: Point, q: Point, p3: Point): Segment {

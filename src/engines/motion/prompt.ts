@@ -104,117 +104,145 @@ function tokenize(prompt: string): Token[] {
 
 /** Reads a prompt into motion steps. A prompt with no motion words has no steps (the animator then chooses). */
 export function parsePrompt(prompt: string | undefined): ParsedPrompt {
-  const parsed: ParsedPrompt = { steps: [], negated: [], speed: 1, otherWords: [] };
-  if (!prompt) return parsed;
-  const tokens = tokenize(prompt);
+  if (!prompt) return { steps: [], negated: [], speed: 1, otherWords: [] };
+  const reader = new ClauseReader(tokenize(prompt));
+  const clauses = reader.read();
+  joinTargetOnlyClauses(clauses);
+  const { steps, negated } = stepsOf(clauses);
+  // A motion ruled out anywhere is ruled out everywhere.
+  const kept = steps.filter((s) => !negated.includes(s.motion));
+  renumberGroups(kept);
+  return { steps: kept, negated, speed: reader.speed, otherWords: reader.otherWords };
+}
 
-  // Clauses: runs of words between connectors; a clause's words, kinds and directions belong to its motions.
-  interface Clause {
-    motions: { motion: MotionName; negated: boolean }[];
-    words: string[];
-    kind?: TargetKind;
-    options: MotionOptions;
-    group: number;
+/** Clauses: runs of words between connectors; a clause's words, kinds and directions belong to its motions. */
+interface Clause {
+  motions: { motion: MotionName; negated: boolean }[];
+  words: string[];
+  kind?: TargetKind;
+  options: MotionOptions;
+  group: number;
+}
+
+/** Reads the tokens into clauses, in one pass; the speed and unknown words are read on the way. */
+class ClauseReader {
+  /** Duration factor (see ParsedPrompt.speed). */
+  speed = 1;
+  readonly otherWords: string[] = [];
+  private readonly clauses: Clause[] = [];
+  private group = 0;
+  private groupHasMotion = false;
+  private clause: Clause = { motions: [], words: [], options: {}, group: 0 };
+  /** How many more words a negation still reaches ("don't ever spin"); the motion it reaches, or punctuation, ends it. */
+  private negate = 0;
+
+  constructor(private readonly tokens: Token[]) {}
+
+  read(): Clause[] {
+    const { tokens } = this;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      if ('mark' in token) {
+        this.close();
+        if (token.mark === 'then') this.nextGroup();
+        this.negate = 0;
+        continue;
+      }
+      const taken = this.motionAt(i);
+      if (taken > 0) {
+        i += taken - 1;
+        continue;
+      }
+      if (this.negate > 0) this.negate--;
+      if (!this.connector(token.word)) this.modifierOrTarget(i, token.word);
+    }
+    this.close();
+    return this.clauses;
   }
-  const clauses: Clause[] = [];
-  let group = 0;
-  let groupHasMotion = false;
-  let clause: Clause = { motions: [], words: [], options: {}, group };
-  let negate = 0;
-  const close = () => {
-    if (clause.motions.length > 0 || clause.words.length > 0) clauses.push(clause);
-    if (clause.motions.some((m) => !m.negated)) groupHasMotion = true;
-    clause = { motions: [], words: [], options: {}, group };
-  };
 
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if ('mark' in token) {
-      close();
-      if (token.mark === 'then' && groupHasMotion) {
-        group++;
-        groupHasMotion = false;
-        clause.group = group;
-      }
-      negate = 0;
-      continue;
-    }
-    const word = token.word;
+  /** A motion phrase or word at token i, added to the clause: how many tokens it takes (0 for none). */
+  private motionAt(i: number): number {
+    const { tokens } = this;
     const phrase = PHRASES.find((p) => p.words.every((w, k) => { const t = tokens[i + k]; return t !== undefined && 'word' in t && t.word === w; }));
-    if (phrase) {
-      clause.motions.push({ motion: phrase.motion, negated: negate > 0 });
-      negate = 0;
-      i += phrase.words.length - 1;
-      continue;
-    }
-    const motion = MOTION_WORDS.get(word);
-    if (motion) {
-      clause.motions.push({ motion, negated: negate > 0 });
-      negate = 0;
-      continue;
-    }
-    if (negate > 0) negate--;
+    const motion = phrase ? phrase.motion : MOTION_WORDS.get((tokens[i] as { word: string }).word);
+    if (!motion) return 0;
+    this.clause.motions.push({ motion, negated: this.negate > 0 });
+    this.negate = 0;
+    return phrase ? phrase.words.length : 1;
+  }
+
+  /** "then", "and" and negations: whether the word was one. */
+  private connector(word: string): boolean {
     if (THEN.has(word)) {
-      close();
-      if (groupHasMotion) {
-        group++;
-        groupHasMotion = false;
-        clause.group = group;
-      }
-      continue;
+      this.close();
+      this.nextGroup();
+      return true;
     }
     if (AND.has(word)) {
-      close();
-      continue;
+      this.close();
+      return true;
     }
     if (NEGATIONS.has(word)) {
-      negate = 3;
-      continue;
+      this.negate = 3;
+      return true;
     }
+    return false;
+  }
+
+  /** Speed, turning sense and direction words; then filler, kinds of target, and the names of parts. */
+  private modifierOrTarget(i: number, word: string): void {
+    const { clause, tokens } = this;
     const previous = tokens[i - 1];
     const after = (w: string) => previous !== undefined && 'word' in previous && previous.word === w;
-    if (SLOW.has(word)) {
-      parsed.speed = [...VERY].some(after) ? 2 : 1.5;
-      continue;
-    }
-    if (FAST.has(word)) {
-      parsed.speed = [...VERY].some(after) ? 0.5 : 0.7;
-      continue;
-    }
-    if (word === 'clockwise') {
-      clause.options.clockwise = !(after('counter') || after('anti'));
-      continue;
-    }
-    if (word === 'counterclockwise' || word === 'anticlockwise') {
-      clause.options.clockwise = false;
-      continue;
-    }
-    // "from the left": skip filler back to "from".
-    let back = i - 1;
-    while (back >= 0 && 'word' in tokens[back]! && ['the', 'a', 'its', 'very'].includes((tokens[back] as { word: string }).word)) back--;
-    const fromBefore = back >= 0 && 'word' in tokens[back]! && (tokens[back] as { word: string }).word === 'from';
-    if (fromBefore && FROM[word]) {
-      clause.options.direction = FROM[word];
-      continue;
-    }
-    if (TRAVEL[word]) {
-      clause.options.direction = TRAVEL[word];
-      continue;
-    }
-    if (FILLER.has(word)) continue;
+    if (SLOW.has(word)) this.speed = [...VERY].some(after) ? 2 : 1.5;
+    else if (FAST.has(word)) this.speed = [...VERY].some(after) ? 0.5 : 0.7;
+    else if (word === 'clockwise') clause.options.clockwise = !(after('counter') || after('anti'));
+    else if (word === 'counterclockwise' || word === 'anticlockwise') clause.options.clockwise = false;
+    else if (FROM[word] && fromBefore(tokens, i)) clause.options.direction = FROM[word];
+    else if (TRAVEL[word]) clause.options.direction = TRAVEL[word];
+    else if (!FILLER.has(word)) this.target(word);
+  }
+
+  /** A kind of target ("the outline", "the wheels"), else a word that may name a part of the drawing. */
+  private target(word: string): void {
+    const { clause } = this;
     const noun = singular(word);
     const kind = KINDS[noun] ?? KINDS[word];
     if (kind) {
       clause.kind = kind;
       if (kind === 'wheels') clause.words.push(noun);
-      continue;
+      return;
     }
     clause.words.push(noun);
-    parsed.otherWords.push(word);
+    this.otherWords.push(word);
   }
-  close();
 
-  // "draw the outline and the wheels": a clause without a motion adds its targets to the one before.
+  /** Ends the clause (kept when it has motions or words) and opens the next in the same group. */
+  private close(): void {
+    const { clause } = this;
+    if (clause.motions.length > 0 || clause.words.length > 0) this.clauses.push(clause);
+    if (clause.motions.some((m) => !m.negated)) this.groupHasMotion = true;
+    this.clause = { motions: [], words: [], options: {}, group: this.group };
+  }
+
+  /** After "then" or a full stop the open clause starts a new group, once the current group has a motion. */
+  private nextGroup(): void {
+    if (!this.groupHasMotion) return;
+    this.group++;
+    this.groupHasMotion = false;
+    this.clause.group = this.group;
+  }
+}
+
+/** Whether "from" comes before token i, past filler ("from the left", "from the very top"). */
+function fromBefore(tokens: Token[], i: number): boolean {
+  let back = i - 1;
+  while (back >= 0 && 'word' in tokens[back]! && ['the', 'a', 'its', 'very'].includes((tokens[back] as { word: string }).word)) back--;
+  return back >= 0 && 'word' in tokens[back]! && (tokens[back] as { word: string }).word === 'from';
+}
+
+/** "draw the outline and the wheels": a clause without a motion adds its targets to the one before. */
+function joinTargetOnlyClauses(clauses: Clause[]): void {
   for (let i = 1; i < clauses.length; i++) {
     const c = clauses[i]!;
     const before = clauses[i - 1]!;
@@ -224,23 +252,30 @@ export function parsePrompt(prompt: string | undefined): ParsedPrompt {
       c.words = [];
     }
   }
+}
+
+/** The clauses' motions as steps (at most MAX_STEPS), and the motions ruled out. */
+function stepsOf(clauses: Clause[]): { steps: PromptStep[]; negated: MotionName[] } {
+  const steps: PromptStep[] = [];
+  const negated: MotionName[] = [];
   for (const c of clauses) {
-    for (const { motion, negated } of c.motions) {
-      if (negated) {
-        if (!parsed.negated.includes(motion)) parsed.negated.push(motion);
+    for (const { motion, negated: ruledOut } of c.motions) {
+      if (ruledOut) {
+        if (!negated.includes(motion)) negated.push(motion);
         continue;
       }
       // The same motion on the same thing twice: once in a group, and a loop only once at all.
       const loop = MOTIONS[motion].kind === 'loop';
-      if (parsed.steps.some((s) => s.motion === motion && (loop || s.group === c.group) && s.words.join() === c.words.join() && s.kind === c.kind)) continue;
-      if (parsed.steps.length >= MAX_STEPS) break;
-      parsed.steps.push({ motion, group: c.group, words: [...c.words], ...(c.kind ? { kind: c.kind } : {}), options: { ...c.options } });
+      if (steps.some((s) => s.motion === motion && (loop || s.group === c.group) && s.words.join() === c.words.join() && s.kind === c.kind)) continue;
+      if (steps.length >= MAX_STEPS) break;
+      steps.push({ motion, group: c.group, words: [...c.words], ...(c.kind ? { kind: c.kind } : {}), options: { ...c.options } });
     }
   }
-  // A motion ruled out anywhere is ruled out everywhere.
-  parsed.steps = parsed.steps.filter((s) => !parsed.negated.includes(s.motion));
-  // Renumber groups so they run 0, 1, 2… without gaps.
-  const groups = [...new Set(parsed.steps.map((s) => s.group))].sort((a, b) => a - b);
-  for (const step of parsed.steps) step.group = groups.indexOf(step.group);
-  return parsed;
+  return { steps, negated };
+}
+
+/** Renumbers groups so they run 0, 1, 2… without gaps. */
+function renumberGroups(steps: PromptStep[]): void {
+  const groups = [...new Set(steps.map((s) => s.group))].sort((a, b) => a - b);
+  for (const step of steps) step.group = groups.indexOf(step.group);
 }

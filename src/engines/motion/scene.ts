@@ -25,7 +25,6 @@ import {
   scaling,
   translation,
   outlineBox,
-  outlineLength,
   type Box,
   type Matrix,
   type Point,

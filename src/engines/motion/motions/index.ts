@@ -29,5 +29,5 @@ export const MOTIONS: Record<MotionName, MotionModule> = {
   colour: colourShift,
 };
 
-export type { Direction, Entrance, Host, MotionModule, MotionName, MotionOptions, PlanInput } from './types.ts';
+export type { Direction, Entrance, Host, LoopTiming, MotionModule, MotionName, MotionOptions, PlanInput } from './types.ts';
 export { MOTION_NAMES } from './types.ts';

@@ -52,6 +52,12 @@ export interface ChatRequest {
 
 
 type Part = { type: string; text?: string; refusal?: string; image_url?: string; detail?: string | null };
+type InputItem = Exclude<ResponsesRequest['input'], string>[number];
+type MessageItem = Extract<InputItem, { type: 'message' }>;
+type CallItem = Extract<InputItem, { type: 'function_call' | 'custom_tool_call' }>;
+type AssistantTurn = Extract<ChatTurn, { role: 'assistant' }>;
+type ToolParam = NonNullable<ResponsesRequest['tools']>[number];
+type TextFormat = NonNullable<ResponsesRequest['text']>['format'];
 
 export function toChatRequest(
   request: ResponsesRequest,
@@ -62,84 +68,120 @@ export function toChatRequest(
   const messages: ChatTurn[] = [];
   let images = 0;
   if (request.instructions) messages.push({ role: 'system', content: request.instructions });
+  if (typeof request.input === 'string') messages.push({ role: 'user', content: request.input });
+  else images = appendHistory(messages, request.input, imageUrls);
 
-  /** Text of content parts (images refused where the role takes none). */
-  const textOf = (parts: Part[], param: string): string =>
-    parts
-      .map((part, j) => {
-        if (part.type === 'input_image') {
-          throw new ApiError('invalid_request', {
-            param: `${param}[${j}]`,
-            message: 'Only user messages may carry images when the model is served through Chat Completions.',
-          });
-        }
-        return part.type === 'refusal' ? (part.refusal ?? '') : (part.text ?? '');
-      })
-      .join('\n');
-
-  if (typeof request.input === 'string') {
-    messages.push({ role: 'user', content: request.input });
-  } else {
-    const outputs = new Map<string, { output: string | Part[]; param: string }>();
-    request.input.forEach((item, i) => {
-      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-        outputs.set(item.call_id, { output: item.output as string | Part[], param: `input[${i}].output` });
-      }
-    });
-    let assistant: Extract<ChatTurn, { role: 'assistant' }> | undefined;
-    const flush = () => {
-      if (!assistant) return;
-      messages.push(assistant);
-      for (const call of assistant.tool_calls ?? []) {
-        const answer = outputs.get(call.id);
-        const content = answer === undefined ? '' : typeof answer.output === 'string' ? answer.output : textOf(answer.output, answer.param);
-        messages.push({ role: 'tool', tool_call_id: call.id, content });
-      }
-      assistant = undefined;
-    };
-    request.input.forEach((item, i) => {
-      switch (item.type) {
-        case 'message': {
-          flush();
-          const param = `input[${i}].content`;
-          const parts = typeof item.content === 'string' ? undefined : (item.content as Part[]);
-          if (item.role === 'assistant') {
-            assistant = { role: 'assistant', content: parts ? textOf(parts, param) : (item.content as string) };
-          } else if (item.role === 'user') {
-            if (!parts) messages.push({ role: 'user', content: item.content as string });
-            else if (!parts.some((part) => part.type === 'input_image')) messages.push({ role: 'user', content: textOf(parts, param) });
-            else {
-              messages.push({
-                role: 'user',
-                content: parts.map((part): ChatPart => {
-                  if (part.type !== 'input_image') return { type: 'text', text: part.type === 'refusal' ? (part.refusal ?? '') : (part.text ?? '') };
-                  images++;
-                  return { type: 'image_url', image_url: { url: imageUrls.get(part)!, ...(part.detail ? { detail: part.detail } : {}) } };
-                }),
-              });
-            }
-          } else {
-            messages.push({ role: 'system', content: parts ? textOf(parts, param) : (item.content as string) });
-          }
-          break;
-        }
-        case 'function_call':
-        case 'custom_tool_call': {
-          assistant ??= { role: 'assistant', content: '' };
-          const args = item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input });
-          (assistant.tool_calls ??= []).push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: args } });
-          break;
-        }
-        default:
-          // Outputs follow their call (flush); reasoning items carry nothing to send.
-          break;
-      }
-    });
-    flush();
-  }
-
+  // The body's fields in this order: messages, tools, tool_choice, parallel_tool_calls, response_format, sampling, reasoning_effort.
   const body: Record<string, unknown> = { messages };
+  const customTools = addTools(body, request);
+  const responseFormat = responseFormatOf(request.text?.format);
+  if (responseFormat) body.response_format = responseFormat;
+  Object.assign(body, supportedSampling(entry, request));
+  if (options.reasoning && request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
+  return { body, messages, customTools, images };
+}
+
+/**
+ * The input items as turns, appended to `messages`: a message is one turn; calls gather into the
+ * assistant turn before them (or a new, empty one), and each call's output follows that turn as a
+ * `tool` message (outputs are found by `call_id`, wherever they stand). Returns the images sent.
+ */
+function appendHistory(messages: ChatTurn[], input: InputItem[], imageUrls: ReadonlyMap<object, string>): number {
+  const outputs = new Map<string, { output: string | Part[]; param: string }>();
+  input.forEach((item, i) => {
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
+      outputs.set(item.call_id, { output: item.output as string | Part[], param: `input[${i}].output` });
+    }
+  });
+  let images = 0;
+  let assistant: AssistantTurn | undefined;
+  /** Ends the open assistant turn: it, then one `tool` message per call (empty when no output came). */
+  const flush = () => {
+    if (!assistant) return;
+    messages.push(assistant);
+    for (const call of assistant.tool_calls ?? []) {
+      const answer = outputs.get(call.id);
+      const content = answer === undefined ? '' : typeof answer.output === 'string' ? answer.output : textOf(answer.output, answer.param);
+      messages.push({ role: 'tool', tool_call_id: call.id, content });
+    }
+    assistant = undefined;
+  };
+  input.forEach((item, i) => {
+    if (item.type === 'message') {
+      flush();
+      const turn = messageTurn(item, `input[${i}].content`, imageUrls);
+      if (turn.role === 'assistant') assistant = turn;
+      else {
+        messages.push(turn);
+        if (typeof turn.content !== 'string') images += turn.content.filter((part) => part.type === 'image_url').length;
+      }
+    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      assistant ??= { role: 'assistant', content: '' };
+      (assistant.tool_calls ??= []).push(toolCall(item));
+    }
+    // Outputs follow their call (flush); reasoning items carry nothing to send.
+  });
+  flush();
+  return images;
+}
+
+/** One message as a turn: developer messages are system ones; only user messages keep images (as parts). */
+function messageTurn(item: MessageItem, param: string, imageUrls: ReadonlyMap<object, string>): AssistantTurn | Extract<ChatTurn, { role: 'system' | 'user' }> {
+  const parts = typeof item.content === 'string' ? undefined : (item.content as Part[]);
+  if (item.role === 'assistant') return { role: 'assistant', content: parts ? textOf(parts, param) : (item.content as string) };
+  if (item.role !== 'user') return { role: 'system', content: parts ? textOf(parts, param) : (item.content as string) };
+  if (!parts) return { role: 'user', content: item.content as string };
+  if (!parts.some((part) => part.type === 'input_image')) return { role: 'user', content: textOf(parts, param) };
+  return {
+    role: 'user',
+    content: parts.map((part): ChatPart => {
+      if (part.type !== 'input_image') return { type: 'text', text: part.type === 'refusal' ? (part.refusal ?? '') : (part.text ?? '') };
+      return { type: 'image_url', image_url: { url: imageUrls.get(part)!, ...(part.detail ? { detail: part.detail } : {}) } };
+    }),
+  };
+}
+
+/** Text of content parts (images refused where the role takes none). */
+function textOf(parts: Part[], param: string): string {
+  return parts
+    .map((part, j) => {
+      if (part.type === 'input_image') {
+        throw new ApiError('invalid_request', {
+          param: `${param}[${j}]`,
+          message: 'Only user messages may carry images when the model is served through Chat Completions.',
+        });
+      }
+      return part.type === 'refusal' ? (part.refusal ?? '') : (part.text ?? '');
+    })
+    .join('\n');
+}
+
+/** A call as a `tool_calls` entry; a custom tool's input travels as the arguments `{"input": …}`. */
+function toolCall(item: CallItem): ChatToolCall {
+  const args = item.type === 'function_call' ? item.arguments : JSON.stringify({ input: item.input });
+  return { id: item.call_id, type: 'function', function: { name: item.name, arguments: args } };
+}
+
+/** Writes the tools and tool choice into the body; returns the names of the custom tools. */
+function addTools(body: Record<string, unknown>, request: ResponsesRequest): Set<string> {
   const customTools = new Set<string>();
+  const { declared, choice } = offeredTools(request);
+  if (declared.length > 0) {
+    body.tools = declared.map((tool) => {
+      if (tool.type === 'function') return functionTool(tool);
+      customTools.add(tool.name);
+      return { type: 'function', function: { name: tool.name, description: customDescription(tool.description, tool.format), parameters: CUSTOM_PARAMETERS } };
+    });
+    if (choice !== undefined) body.tool_choice = choice;
+    if (typeof request.parallel_tool_calls === 'boolean') body.parallel_tool_calls = request.parallel_tool_calls;
+  } else if (choice === 'none') {
+    body.tool_choice = 'none';
+  }
+  return customTools;
+}
+
+/** The tools the model may call (`allowed_tools` narrows them) and the Chat Completions tool_choice. */
+function offeredTools(request: ResponsesRequest): { declared: ToolParam[]; choice: unknown } {
   let declared = request.tools ?? [];
   let choice: unknown;
   const requested = request.tool_choice;
@@ -152,39 +194,31 @@ export function toChatRequest(
   } else if (typeof requested === 'string') {
     choice = requested;
   }
-  if (declared.length > 0) {
-    body.tools = declared.map((tool) => {
-      if (tool.type === 'function') {
-        return {
-          type: 'function',
-          function: {
-            name: tool.name,
-            ...(tool.description ? { description: tool.description } : {}),
-            parameters: tool.parameters ?? { type: 'object', properties: {} },
-            ...(tool.strict === true ? { strict: true } : {}),
-          },
-        };
-      }
-      customTools.add(tool.name);
-      return { type: 'function', function: { name: tool.name, description: customDescription(tool.description, tool.format), parameters: CUSTOM_PARAMETERS } };
-    });
-    if (choice !== undefined) body.tool_choice = choice;
-    if (typeof request.parallel_tool_calls === 'boolean') body.parallel_tool_calls = request.parallel_tool_calls;
-  } else if (choice === 'none') {
-    body.tool_choice = 'none';
-  }
+  return { declared, choice };
+}
 
-  const format = request.text?.format;
-  if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
+function functionTool(tool: Extract<ToolParam, { type: 'function' }>): Record<string, unknown> {
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+      ...(tool.strict === true ? { strict: true } : {}),
+    },
+  };
+}
+
+/** `text.format` as a `response_format`, or undefined for plain text. */
+function responseFormatOf(format: TextFormat | undefined): Record<string, unknown> | undefined {
+  if (format?.type === 'json_object') return { type: 'json_object' };
   if (format?.type === 'json_schema') {
-    body.response_format = {
+    return {
       type: 'json_schema',
       json_schema: { name: format.name, schema: format.schema, ...(format.description ? { description: format.description } : {}), ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}) },
     };
   }
-  Object.assign(body, supportedSampling(entry, request));
-  if (options.reasoning && request.reasoning?.effort) body.reasoning_effort = request.reasoning.effort;
-  return { body, messages, customTools, images };
+  return undefined;
 }
 
 const CUSTOM_PARAMETERS = {
