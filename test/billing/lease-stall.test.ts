@@ -12,19 +12,16 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { Billing, type Hold } from '../../src/billing/billing.ts';
-import { InstanceLease, recoverOrphanedReservations } from '../../src/billing/recovery.ts';
-import { newId } from '../../src/contract/ids.ts';
+import { recoverOrphanedReservations } from '../../src/billing/recovery.ts';
 import type { DatabaseOptions } from '../../src/store/database.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
-import { ledgerTotals } from '../helpers/billing.ts';
+import { ledgerTotals, PAID_FIXED_PRICE as PRICE, reserveThree, startBillingProcess } from '../helpers/billing.ts';
 import { BACKENDS, createPostgresSchema, POSTGRES_URL } from '../helpers/harness.ts';
 
 const FIXTURE = join(import.meta.dirname, 'fixture-lease-process.ts');
 const LEASE_MS = 300;
 /** Several leases: long enough for the old main-loop heartbeat to look dead, well short of the thread's safety valve (10 leases). */
 const STALL_MS = 5 * LEASE_MS;
-const PRICE = 3000; // millicents per output
 
 /** Holds this thread's event loop for `ms`, as synchronous work on a huge answer would. */
 function stallEventLoop(ms: number): void {
@@ -113,27 +110,8 @@ for (const { backend, skip } of BACKENDS) {
     after(() => cleanup());
 
     /** A live process on the test's store: its lease (heartbeat thread when `database` is given) and its billing. */
-    async function startProcess(options: { thread: boolean; leaseMs?: number; logger?: pino.Logger }) {
-      const lease = new InstanceLease(
-        store,
-        newId('instance'),
-        { leaseMs: options.leaseMs ?? LEASE_MS, database: options.thread ? database : undefined },
-        options.logger,
-      );
-      await lease.start();
-      return { lease, billing: new Billing(store, lease.instanceId, lease.unsettled) };
-    }
-
-    const reserveThree = (billing: Billing, organizationId: string): Promise<Hold> =>
-      billing.reserve({
-        organizationId,
-        keyId: 'key_test',
-        requestId: newId('request'),
-        model: 'paid-fixed',
-        operation: 'svg_generate',
-        amountMillicents: 3 * PRICE,
-        pricing: { kind: 'per_output', millicentsPerOutput: PRICE },
-      });
+    const startProcess = (options: { thread: boolean; leaseMs?: number; logger?: pino.Logger }) =>
+      startBillingProcess(store, { leaseMs: options.leaseMs ?? LEASE_MS, database: options.thread ? database : undefined }, options.logger);
 
     const isOpen = async (organizationId: string, reservationId: string) =>
       (await store.reservations.listOpen(organizationId)).some((reservation) => reservation.id === reservationId);

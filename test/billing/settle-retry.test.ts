@@ -7,15 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Billing, type Hold } from '../../src/billing/billing.ts';
-import { InstanceLease } from '../../src/billing/recovery.ts';
-import { newId } from '../../src/contract/ids.ts';
+import type { Billing, Hold } from '../../src/billing/billing.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
-import { ledgerTotals, PAID_CONFIG } from '../helpers/billing.ts';
+import { ledgerTotals, PAID_CONFIG, PAID_FIXED_PRICE as PRICE, reserveThree, startBillingProcess } from '../helpers/billing.ts';
 import { BACKENDS, createPostgresSchema, POSTGRES_URL, startHarness, type Backend, type Harness } from '../helpers/harness.ts';
 import { readStream } from '../helpers/sse.ts';
-
-const PRICE = 3000; // millicents per output of paid-fixed's svg_generate (3 credits)
 
 /**
  * Wraps store.reservations.close in place: it fails while told to, before touching the database
@@ -96,23 +92,7 @@ for (const { backend, skip } of BACKENDS) {
     });
 
     /** A live process: its lease (heartbeating, sweeping on its timer) and its billing. */
-    async function startProcess(leaseMs = 60_000) {
-      const lease = new InstanceLease(store, newId('instance'), { leaseMs });
-      await lease.start();
-      return { lease, billing: new Billing(store, lease.instanceId, lease.unsettled) };
-    }
-
-    /** Reserves 3 outputs of PRICE. */
-    const reserveThree = (billing: Billing, organizationId: string): Promise<Hold> =>
-      billing.reserve({
-        organizationId,
-        keyId: 'key_test',
-        requestId: newId('request'),
-        model: 'paid-fixed',
-        operation: 'svg_generate',
-        amountMillicents: 3 * PRICE,
-        pricing: { kind: 'per_output', millicentsPerOutput: PRICE },
-      });
+    const startProcess = (leaseMs = 60_000) => startBillingProcess(store, { leaseMs });
 
     /** Reserves 3 outputs and delivers two of them, as a JSON request does (counts in memory only). */
     async function holdWithTwoDelivered(billing: Billing, organizationId: string): Promise<Hold> {

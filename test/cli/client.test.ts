@@ -16,6 +16,7 @@ import { parseSvg } from '../../src/svg/parse.ts';
 import { describeRun, inkwell, type CliResult } from '../helpers/cli.ts';
 import { SQUARE_SVG } from '../helpers/fixtures.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
+import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 
 const REQUEST_ID = /req_[0-9A-Z]{26}/;
 /** `generate-req_…-0.svg`: the command, the request id, the output index. */
@@ -23,24 +24,18 @@ const FILE_NAME = (command: string) => new RegExp(`^${command}-req_[0-9A-Z]{26}-
 
 const scratch = mkdtempSync(join(tmpdir(), 'inkwell-client-'));
 let h: Harness;
-let media: Server;
-let mediaUrl: string;
+let media: MediaServer;
 let png: Buffer;
 
 before(async () => {
   h = await startHarness({ config: { media: { allow_loopback_urls: true } } });
   png = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#204080' } }).png().toBuffer();
-  media = createServer((req, res) => {
-    if (req.url === '/disc.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
-  mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+  media = await startMediaServer({ '/disc.png': mediaFile('image/png', png) });
 });
 
 after(async () => {
   await h?.close();
-  await new Promise((resolve) => media?.close(resolve));
+  await media?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -127,7 +122,7 @@ describe('inkwell client commands', { concurrency: true }, () => {
     writeFileSync(join(dir, 'disc.png'), png);
     const [fromFile, fromUrl] = await Promise.all([
       withTestKey('vectorize', join(dir, 'disc.png'), '-o', svgs),
-      withTestKey('vectorize', `${mediaUrl}/disc.png`, '-o', svgs, '--json', '--model', 'inkwell-trace'),
+      withTestKey('vectorize', `${media.url}/disc.png`, '-o', svgs, '--json', '--model', 'inkwell-trace'),
     ]);
     const [path] = okLines(fromFile);
     assert.match(basename(path!), FILE_NAME('vectorize'));

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/main.ts';
 import { startFakeUpstream, type FakeUpstream, type Reply } from '../fakes/upstream.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { parseSse } from '../helpers/sse.ts';
+import { FIXED_BILLING, METERED_BILLING, SVG_CREDITS as CREDITS, svgModelEntry, type UpstreamTiming } from '../helpers/upstream-models.ts';
 import { responsesEntry } from '../engines/openai-compatible/responses/setup.ts';
 
 // A client that gives up pays only for what it was given: nothing for a JSON answer it never
@@ -21,20 +22,7 @@ const USAGE = { prompt_tokens: 120, completion_tokens: 80 };
 const FAST: Reply = { kind: 'stream', content: SVG, usage: USAGE };
 /** An output still being written when the client gives up (the engine aborts it). */
 const SLOW: Reply = { kind: 'stream', content: SVG, usage: USAGE, firstTokenDelayMs: 200, chunkDelayMs: 1_000, chunks: 8 };
-const CREDITS = { svg_generate: 3, svg_vectorize: 0, svg_edit: 5, svg_animate: 7 };
-
-function entry(id: string, url: string, billing: Record<string, unknown>) {
-  return {
-    id,
-    engine: 'openai-compatible',
-    operations: ['svg_generate', 'svg_edit', 'svg_animate'],
-    billing,
-    max_references: 0,
-    input_modalities: ['text', 'svg'],
-    max_output_length: 4096,
-    options: { base_url: url, model: 'fake-model', first_token_timeout_ms: 5_000, total_timeout_ms: 20_000, max_concurrency: 8 },
-  };
-}
+const TIMING: UpstreamTiming = { first_token_timeout_ms: 5_000, total_timeout_ms: 20_000, max_concurrency: 8 };
 
 describe('a client that leaves', () => {
   const lines: Record<string, any>[] = [];
@@ -55,8 +43,8 @@ describe('a client that leaves', () => {
       config: {
         catalog: {
           models: [
-            entry('up-fixed', upstream.url, { kind: 'fixed_credit', credits: CREDITS }),
-            entry('up-metered', upstream.url, { kind: 'token_usage', rates: { input: 10_000, cached_input: 1000, cache_write: 12_500, output: 40_000 } }),
+            svgModelEntry('up-fixed', upstream.url, FIXED_BILLING, TIMING),
+            svgModelEntry('up-metered', upstream.url, METERED_BILLING, TIMING),
             responsesEntry('chat', upstream.url, { first_token_timeout_ms: 5_000, total_timeout_ms: 20_000 }),
           ],
         },

@@ -7,6 +7,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { assertError } from '../helpers/schemas.ts';
 import { readStream } from '../helpers/sse.ts';
+import { FIXED_BILLING, METERED_BILLING, svgModelEntry, type UpstreamTiming } from '../helpers/upstream-models.ts';
 
 const ANIMATE = '/v1/svgs/animations';
 const SOURCE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#bde0fe"/><circle id="sun" cx="50" cy="50" r="20" fill="#ffb703"/></svg>';
@@ -26,18 +27,7 @@ const SMIL =
   '<animate attributeName="fill" values="#ffb703;#fb8500;#ffb703" dur="3s" repeatCount="indefinite"/></circle>' +
   '<animateTransform attributeName="transform" type="translate" from="0 -10" to="0 0" begin="0.5s" dur="1s" fill="freeze"/></g></svg>';
 
-function entry(id: string, upstreamUrl: string, billing: Record<string, unknown>) {
-  return {
-    id,
-    engine: 'openai-compatible',
-    operations: ['svg_generate', 'svg_edit', 'svg_animate'],
-    billing,
-    max_references: 0,
-    input_modalities: ['text', 'svg'],
-    max_output_length: 4096,
-    options: { base_url: upstreamUrl, model: 'fake-model', first_token_timeout_ms: 1500, total_timeout_ms: 4000, max_concurrency: 2 },
-  };
-}
+const TIMING: UpstreamTiming = { first_token_timeout_ms: 1500, total_timeout_ms: 4000, max_concurrency: 2 };
 
 describe('model animations on the openai-compatible engine', () => {
   let upstream: FakeUpstream;
@@ -49,8 +39,8 @@ describe('model animations on the openai-compatible engine', () => {
       config: {
         catalog: {
           models: [
-            entry('up-animate', upstream.url, { kind: 'fixed_credit', credits: { svg_generate: 3, svg_vectorize: 0, svg_edit: 5, svg_animate: 7 } }),
-            entry('up-animate-metered', upstream.url, { kind: 'token_usage', rates: { input: 10_000, cached_input: 1000, cache_write: 12_500, output: 40_000 } }),
+            svgModelEntry('up-animate', upstream.url, FIXED_BILLING, TIMING),
+            svgModelEntry('up-animate-metered', upstream.url, METERED_BILLING, TIMING),
           ],
         },
       },

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeUpstream, type FakeUpstream, type Reply } from '../fakes/upstream.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { SQUARE_SVG, TINY_PNG_BASE64 } from '../helpers/fixtures.ts';
+import { mediaFile, startMediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
 import { readStream } from '../helpers/sse.ts';
 
@@ -374,16 +373,15 @@ describe('the openai-compatible engine against a scripted upstream', () => {
     });
 
     it('fetches an svg_source URL through the guarded media input', async () => {
-      const media = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(SQUARE_SVG));
-      await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+      const media = await startMediaServer({ '/square.svg': mediaFile('image/svg+xml', SQUARE_SVG) });
       try {
         upstream.reply = () => ({ kind: 'stream', content: EDITED, usage: USAGE });
-        const url = `http://127.0.0.1:${(media.address() as AddressInfo).port}/square.svg`;
+        const url = `${media.url}/square.svg`;
         const res = await h.request('POST', EDIT, { key: h.keys.live, body: { model: 'up-fixed', prompt: 'make it blue', svg_source: { url } } });
         assert.equal(res.status, 200, res.text);
         assert.ok((upstream.requests[0]!.body.messages[1].content as string).includes('fill="#c00"'));
       } finally {
-        await new Promise((resolve) => media.close(resolve));
+        await media.close();
       }
     });
 

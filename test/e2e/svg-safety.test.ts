@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { base64, TINY_PNG_BASE64 } from '../helpers/fixtures.ts';
+import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
@@ -23,21 +22,15 @@ const KEEPERS =
 
 describe('every SVG input is held to the reference budget and the integration-point rules', () => {
   let h: Harness;
-  let media: Server;
-  let mediaUrl: string;
+  let media: MediaServer;
 
   before(async () => {
-    media = createServer((req, res) => {
-      if (req.url === '/bomb.svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(useBomb());
-      res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
-    mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+    media = await startMediaServer({ '/bomb.svg': mediaFile('image/svg+xml', useBomb()) });
     h = await startHarness({ config: { media: { allow_loopback_urls: true } } });
   });
   after(async () => {
     await h.close();
-    await new Promise((resolve) => media.close(resolve));
+    await media.close();
   });
 
   const balance = async () => (await h.store.organizations.get(h.organizationId))!.balance_millicents;
@@ -64,7 +57,7 @@ describe('every SVG input is held to the reference budget and the integration-po
     const start = await balance();
     const res = await h.request('POST', '/v1/svgs/vectorizations', {
       key: h.keys.live,
-      body: { model: 'inkwell-trace', image: { url: `${mediaUrl}/bomb.svg` } },
+      body: { model: 'inkwell-trace', image: { url: `${media.url}/bomb.svg` } },
     });
     assertError(res, { status: 400, code: 'invalid_request', param: 'image.url' });
     assert.equal(await balance(), start);

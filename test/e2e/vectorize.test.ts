@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { startHarness, type Harness } from '../helpers/harness.ts';
+import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
 import { readStream } from '../helpers/sse.ts';
 
@@ -52,32 +51,24 @@ function useFanOut(levels: number, fanOut: number): string {
 
 describe('vectorizations with the built-in tracer (live key)', () => {
   let h: Harness;
-  let media: Server;
-  let mediaUrl: string;
+  let media: MediaServer;
   let disc: Buffer;
 
   before(async () => {
     disc = await discPng();
-    media = createServer((req, res) => {
-      if (req.url === '/disc.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(disc);
-      if (req.url === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
-      if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
-      if (req.url === '/huge.png') {
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(20_000_000) });
-        return res.end();
-      }
-      if (req.url === '/logo.svg') {
-        return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="4" height="4" fill="#00f"/></svg>');
-      }
-      res.writeHead(404).end();
+    media = await startMediaServer({
+      '/disc.png': mediaFile('image/png', disc),
+      '/page.html': mediaFile('text/html', '<html></html>'),
+      '/loop': { status: 302, headers: { location: '/loop' } },
+      // Announces 20 MB and sends nothing: refused from the header alone.
+      '/huge.png': { headers: { 'content-type': 'image/png', 'content-length': String(20_000_000) } },
+      '/logo.svg': mediaFile('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="4" height="4" fill="#00f"/></svg>'),
     });
-    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
-    mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
     h = await startHarness({ config: { media: { allow_loopback_urls: true } } });
   });
   after(async () => {
     await h.close();
-    await new Promise((resolve) => media.close(resolve));
+    await media.close();
   });
 
   const balance = async () => (await h.store.organizations.get(h.organizationId))!.balance_millicents;
@@ -187,9 +178,9 @@ describe('vectorizations with the built-in tracer (live key)', () => {
   });
 
   it('fetches an image URL through the guard (loopback allowed by config) and an SVG by URL', async () => {
-    const png = await vectorize({ image: { url: `${mediaUrl}/disc.png` } });
+    const png = await vectorize({ image: { url: `${media.url}/disc.png` } });
     assert.equal(png.status, 200, png.text);
-    const svg = await vectorize({ image: { url: `${mediaUrl}/logo.svg` } });
+    const svg = await vectorize({ image: { url: `${media.url}/logo.svg` } });
     assert.equal(svg.status, 200, svg.text);
     assert.match(svg.json.data[0].svg, /<rect /);
   });
@@ -204,10 +195,10 @@ describe('vectorizations with the built-in tracer (live key)', () => {
     ['an SVG whose size overflows (viewBox 0 0 1e308 1e-308)', () => ({ image: { base64: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e308 1e-308"/>')) } }), 400, 'invalid_request', 'image.base64'],
     ['an SVG 1e-300 px wide', () => ({ image: { base64: b64(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1e-300" height="10"/>')) } }), 400, 'invalid_request', 'image.base64'],
     ['an SVG whose <use> fan-out is too large to render for auto_crop', () => ({ image: { base64: b64(Buffer.from(useFanOut(6, 10))) }, auto_crop: true }), 400, 'invalid_request', 'image.base64'],
-    ['a URL that answers HTML', () => ({ image: { url: `${mediaUrl}/page.html` } }), 400, 'invalid_request', 'image.url'],
-    ['a redirect loop', () => ({ image: { url: `${mediaUrl}/loop` } }), 400, 'invalid_request', 'image.url'],
-    ['a URL that answers 404', () => ({ image: { url: `${mediaUrl}/missing.png` } }), 400, 'invalid_request', 'image.url'],
-    ['a body larger than 12582912 bytes', () => ({ image: { url: `${mediaUrl}/huge.png` } }), 413, 'payload_too_large', 'image.url'],
+    ['a URL that answers HTML', () => ({ image: { url: `${media.url}/page.html` } }), 400, 'invalid_request', 'image.url'],
+    ['a redirect loop', () => ({ image: { url: `${media.url}/loop` } }), 400, 'invalid_request', 'image.url'],
+    ['a URL that answers 404', () => ({ image: { url: `${media.url}/missing.png` } }), 400, 'invalid_request', 'image.url'],
+    ['a body larger than 12582912 bytes', () => ({ image: { url: `${media.url}/huge.png` } }), 413, 'payload_too_large', 'image.url'],
     ['the cloud metadata address', () => ({ image: { url: 'http://169.254.169.254/latest/meta-data/' } }), 400, 'invalid_request', 'image.url'],
     ['a private address', () => ({ image: { url: 'http://10.0.0.1/a.png' } }), 400, 'invalid_request', 'image.url'],
   ];

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import type { Logger } from 'pino';
+import { Billing, type Hold } from '../../src/billing/billing.ts';
+import { InstanceLease, type LeaseOptions } from '../../src/billing/recovery.ts';
+import { newId } from '../../src/contract/ids.ts';
 import type { Store } from '../../src/store/index.ts';
 
 /** Rates that leave sub-millicent remainders, so the carry is exercised. */
@@ -28,6 +32,29 @@ export const PAID_MODELS = [
 ];
 
 export const PAID_CONFIG = { catalog: { models: PAID_MODELS } };
+
+/** Millicents per output of paid-fixed's svg_generate (3 credits). */
+export const PAID_FIXED_PRICE = 3000;
+
+/** A live process on `store`: its lease, started (heartbeating and sweeping on its timer), and its billing. */
+export async function startBillingProcess(store: Store, options: LeaseOptions, logger?: Logger): Promise<{ lease: InstanceLease; billing: Billing }> {
+  const lease = new InstanceLease(store, newId('instance'), options, logger);
+  await lease.start();
+  return { lease, billing: new Billing(store, lease.instanceId, lease.unsettled) };
+}
+
+/** Reserves 3 outputs of paid-fixed's svg_generate, at PAID_FIXED_PRICE each. */
+export function reserveThree(billing: Billing, organizationId: string): Promise<Hold> {
+  return billing.reserve({
+    organizationId,
+    keyId: 'key_test',
+    requestId: newId('request'),
+    model: 'paid-fixed',
+    operation: 'svg_generate',
+    amountMillicents: 3 * PAID_FIXED_PRICE,
+    pricing: { kind: 'per_output', millicentsPerOutput: PAID_FIXED_PRICE },
+  });
+}
 
 export interface Totals {
   balance: number;

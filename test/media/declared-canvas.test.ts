@@ -1,13 +1,12 @@
 // The pixel limits apply to the canvas an image declares, not only to what a decoder reports for
 // its first frame. Every file here is built by hand, byte by byte.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { ApiError } from '../../src/contract/errors.ts';
 import { checkImageBytes } from '../../src/media/image.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
+import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
 
 /** A GIF with a `width`×`height` logical screen holding one 1×1 frame (two-colour palette). */
@@ -145,20 +144,14 @@ describe('declared image canvases', () => {
 
 describe('declared image canvases, end to end', () => {
   let h: Harness;
-  let media: Server;
-  let mediaUrl: string;
+  let media: MediaServer;
   before(async () => {
-    media = createServer((req, res) => {
-      if (req.url === '/screen.gif') return res.writeHead(200, { 'content-type': 'image/gif' }).end(gif(65535, 65535));
-      res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
-    mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+    media = await startMediaServer({ '/screen.gif': mediaFile('image/gif', gif(65535, 65535)) });
     h = await startHarness({ config: { media: { allow_loopback_urls: true } } });
   });
   after(async () => {
     await h.close();
-    await new Promise((resolve) => media.close(resolve));
+    await media.close();
   });
 
   for (const [name, make] of HUGE) {
@@ -174,7 +167,7 @@ describe('declared image canvases, end to end', () => {
     const before = (await h.store.organizations.get(h.organizationId))!;
     const res = await h.request('POST', '/v1/svgs/vectorizations', {
       key: h.keys.live,
-      body: { model: 'inkwell-trace', image: { url: `${mediaUrl}/screen.gif` } },
+      body: { model: 'inkwell-trace', image: { url: `${media.url}/screen.gif` } },
     });
     assertError(res, { status: 413, code: 'payload_too_large', param: 'image.url' });
     const after = (await h.store.organizations.get(h.organizationId))!;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { ledgerTotals } from '../../../helpers/billing.ts';
 import { assertError } from '../../../helpers/schemas.ts';
 import { assertOpenResponse, assertOpenStream } from './open-responses.ts';
-import { collect, payloads, startResponses, type ResponsesSetup } from './setup.ts';
+import { collect, payloads, responsesSuite, type ResponsesSetup } from './setup.ts';
 
 const USAGE = { prompt_tokens: 120, completion_tokens: 80 };
 /** 120 input tokens at 1 millicent, 80 output tokens at 2. */
@@ -27,16 +27,13 @@ const TIME = { type: 'function' as const, name: 'get_time', description: null, p
 describe('Responses translated to Chat Completions, through the openai SDK', () => {
   let s: ResponsesSetup;
   let client: OpenAI;
-
-  before(async () => {
-    s = await startResponses();
-    client = s.client();
-  });
-  after(() => s.close());
-  beforeEach(() => {
-    s.upstream.requests.length = 0;
-    s.upstream.reply = () => ({ kind: 'stream', content: 'A sheep stands in a meadow.', usage: USAGE });
-  });
+  responsesSuite(
+    () => ({ kind: 'stream', content: 'A sheep stands in a meadow.', usage: USAGE }),
+    (setup) => {
+      s = setup;
+      client = setup.client();
+    },
+  );
 
   it('answers a string input with an assistant message, usage with its details, billed by tokens', async () => {
     const start = await s.balance();

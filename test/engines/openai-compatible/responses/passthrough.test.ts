@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { ledgerTotals } from '../../../helpers/billing.ts';
 import { assertError } from '../../../helpers/schemas.ts';
 import { assertOpenResponse, assertOpenStream } from './open-responses.ts';
-import { collect, payloads, startResponses, type ResponsesSetup } from './setup.ts';
+import { collect, payloads, responsesSuite, type ResponsesSetup } from './setup.ts';
 
 const WEATHER = { type: 'function' as const, name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false };
 
@@ -17,16 +17,13 @@ const WEATHER = { type: 'function' as const, name: 'get_weather', description: '
 describe('Responses passed through to an upstream that speaks Responses', () => {
   let s: ResponsesSetup;
   let client: OpenAI;
-
-  before(async () => {
-    s = await startResponses();
-    client = s.client();
-  });
-  after(() => s.close());
-  beforeEach(() => {
-    s.upstream.requests.length = 0;
-    s.upstream.reply = () => ({ kind: 'responses', text: 'Hello from upstream.', usage: { input_tokens: 40, output_tokens: 10 } });
-  });
+  responsesSuite(
+    () => ({ kind: 'responses', text: 'Hello from upstream.', usage: { input_tokens: 40, output_tokens: 10 } }),
+    (setup) => {
+      s = setup;
+      client = setup.client();
+    },
+  );
 
   it('sends the request stateless and streamed, and answers with our own ids and usage', async () => {
     const start = await s.balance();

@@ -1,3 +1,4 @@
+import { after, before, beforeEach } from 'node:test';
 import OpenAI from 'openai';
 import { startFakeUpstream, type FakeUpstream } from '../../../fakes/upstream.ts';
 import { startHarness, type Harness, type HarnessOptions } from '../../../helpers/harness.ts';
@@ -67,6 +68,24 @@ export async function startResponses(models: (url: string) => object[] = () => [
       await upstream.close();
     },
   };
+}
+
+/**
+ * One setup for the enclosing suite: started before its tests (handed to `started`), closed
+ * after them, and before each test its upstream's recorded requests cleared and its answer set
+ * back to `reply`.
+ */
+export function responsesSuite(reply: FakeUpstream['reply'], started: (setup: ResponsesSetup) => void): void {
+  let setup: ResponsesSetup | undefined;
+  before(async () => {
+    setup = await startResponses();
+    started(setup);
+  });
+  after(() => setup?.close());
+  beforeEach(() => {
+    setup!.upstream.requests.length = 0;
+    setup!.upstream.reply = reply;
+  });
 }
 
 /** Every event of a streamed SDK call. */
