@@ -1,27 +1,27 @@
-/**
- * Finds the SVG in what a chat model wrote: prose before and after, code fences with any
- * language tag (or none), an SVG inside a JSON string, several drafts in one answer. Reasoning
- * has already been separated out by the engine, so nothing here can come from it.
- *
- * Which candidate wins: the last complete `<svg …>…</svg>` in the answer (a model that revises
- * itself writes its final version last); with none complete, the last one started (an answer
- * cut short). An SVG inside a JSON string is decoded first.
- *
- * Where a document ends. `<svg>` and `</svg>` are matched like brackets, so an `<svg>` nested
- * in a document (a legitimate element) stays inside it. A document that never closes, though,
- * may be a draft the model abandoned ("Sorry, let me rewrite that") before starting again. A
- * new `<svg` starts a document of its own, ending the earlier one there, when:
- *  - it stands inside a tag of the earlier document (an attribute value, or a start tag never
- *    finished with `>`): markup cannot go there, so the earlier document was cut. This holds
- *    even when a stray `</svg>` later would have closed the earlier one;
- *  - or the earlier document never closes, and the new `<svg` carries an `xmlns` attribute
- *    (the root of a document, which a nested `<svg>` rarely repeats), or a code fence (```),
- *    an XML declaration or a DOCTYPE stands between the two (prose and markdown, not markup).
- * A truncated document that holds a complete nested `<svg x=…>` without any of these keeps it
- * as its own content.
- *
- * Every scan is one pass over the text: searches resume where the previous one stopped.
- */
+// Finds the SVG in what a chat model wrote: prose before and after, code fences with any
+// language tag (or none), an SVG inside a JSON string, several drafts in one answer. Reasoning
+// has already been separated out by the engine, so nothing here can come from it.
+//
+// Which candidate wins: the last complete `<svg …>…</svg>` in the answer (a model that revises
+// itself writes its final version last); with none complete, the last one started (an answer
+// cut short). An SVG inside a JSON string is decoded first.
+//
+// Where a document ends. `<svg>` and `</svg>` are matched like brackets, so an `<svg>` nested
+// in a document (a legitimate element) stays inside it. A document that never closes, though,
+// may be a draft the model abandoned ("Sorry, let me rewrite that") before starting again. A
+// new `<svg` starts a document of its own, ending the earlier one there, when:
+//  - it stands inside a tag of the earlier document (an attribute value, or a start tag never
+//    finished with `>`): markup cannot go there, so the earlier document was cut. This holds
+//    even when a stray `</svg>` later would have closed the earlier one;
+//  - or the earlier document never closes, and the new `<svg` carries an `xmlns` attribute
+//    (the root of a document, which a nested `<svg>` rarely repeats), or a code fence (```),
+//    an XML declaration or a DOCTYPE stands between the two (prose and markdown, not markup).
+// A truncated document that holds a complete nested `<svg x=…>` without any of these keeps it
+// as its own content.
+//
+// Every scan is one pass over the text: searches resume where the previous one stopped.
+
+/** One SVG found in an answer: its markup as written, and whether it is complete. */
 export interface SvgCandidate {
   markup: string;
   /** False when the text ends before the root element closes (a truncated answer). */

@@ -1,6 +1,6 @@
 import { SMIL_ELEMENTS } from './allowlist.ts';
 import { usableViewBox } from './repair.ts';
-import { isElement, type SvgElement, type SvgNode } from './tree.ts';
+import { isElement, walk, type SvgElement, type SvgNode } from './tree.ts';
 
 /**
  * Makes a model's SVG smaller without a visible change: attribute-free groups are unwrapped,
@@ -12,21 +12,15 @@ export function optimizeTree(root: SvgElement): void {
   const step = precisionOf(root);
   // A style sheet may select by structure (`g > rect`): then the groups stay as written.
   const keepGroups = hasStyleSheet(root);
-  const pending: SvgElement[] = [root];
-  while (pending.length > 0) {
-    const element = pending.pop()!;
+  // walk reads an element's children after the body has flattened them.
+  for (const element of walk(root)) {
     roundAttributes(element, step);
     if (!keepGroups) element.children = flattenChildren(element);
-    for (const child of element.children) if (isElement(child)) pending.push(child);
   }
 }
 
 function hasStyleSheet(root: SvgElement): boolean {
-  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
-    const element = pending.pop()!;
-    if (element.name === 'style') return true;
-    for (const child of element.children) if (isElement(child)) pending.push(child);
-  }
+  for (const element of walk(root)) if (element.name === 'style') return true;
   return false;
 }
 

@@ -1,5 +1,7 @@
+import { SMIL_ELEMENTS } from './allowlist.ts';
+import { styleText, urlTargets } from './css/text.ts';
 import { SvgParseError } from './parse.ts';
-import { declarationReferences, sheetReferences, urlTargets, type Compound } from './style-sheet.ts';
+import { declarationReferences, sheetReferences, type Compound } from './style-sheet.ts';
 import { isElement, type SvgElement } from './tree.ts';
 
 /**
@@ -16,7 +18,6 @@ export class SvgReferenceError extends SvgParseError {
 
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'image']);
 const MARKABLE = new Set(['path', 'line', 'polyline', 'polygon']);
-const ANIMATIONS = new Set(['animate', 'set', 'animateTransform', 'animateMotion']);
 const GRADIENTS = new Set(['linearGradient', 'radialGradient']);
 /** Definitions: drawn only where something references them, never where they stand. */
 const DEFINITIONS = new Set(['defs', 'symbol', 'pattern', 'marker', 'mask', 'clipPath', 'linearGradient', 'radialGradient', 'filter']);
@@ -91,6 +92,7 @@ function collect(root: SvgElement): { nodes: Node[]; byId: Map<string, number[]>
   const byId = new Map<string, number[]>();
   const sheets: string[] = [];
   const parents: number[] = [];
+  // Document order with each element's parent index (not `walk`, which yields neither).
   const pending: { element: SvgElement; parent: number }[] = [{ element: root, parent: -1 }];
   while (pending.length > 0) {
     const { element, parent } = pending.pop()!;
@@ -106,9 +108,9 @@ function collect(root: SvgElement): { nodes: Node[]; byId: Map<string, number[]>
       if (same) same.push(index);
       else byId.set(id, [index]);
     }
-    if (element.name === 'style') sheets.push(element.children.map((c) => ('text' in c ? c.text : '')).join(''));
+    if (element.name === 'style') sheets.push(styleText(element));
     // An animation's url() values apply to the element it animates: its parent.
-    const owner = ANIMATIONS.has(element.name) && parent >= 0 ? parent : index;
+    const owner = SMIL_ELEMENTS.has(element.name) && parent >= 0 ? parent : index;
     addOwnReferences(element, nodes[owner]!.references);
     for (let i = element.children.length - 1; i >= 0; i--) {
       const child = element.children[i]!;
@@ -134,7 +136,7 @@ function addOwnReferences(element: SvgElement, references: Reference[]): void {
     } else if (name === 'style') {
       for (const { property, target } of declarationReferences(value)) references.push({ id: target, via: property });
     } else {
-      const via = ANIMATIONS.has(element.name) ? (element.attributes.get('attributeName') ?? '').trim() : name;
+      const via = SMIL_ELEMENTS.has(element.name) ? (element.attributes.get('attributeName') ?? '').trim() : name;
       for (const id of urlTargets(value)) references.push({ id, via });
     }
   }

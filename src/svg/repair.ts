@@ -1,8 +1,8 @@
 import { parseFragment } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
-import { ALLOWED_ATTRIBUTES, ALLOWED_ELEMENTS } from './allowlist.ts';
+import { ALLOWED_ATTRIBUTES, ALLOWED_ELEMENTS, SMIL_ELEMENTS } from './allowlist.ts';
 import { MAX_DEPTH, parseSvg, parseSvgPrefix } from './parse.ts';
-import { isElement, type SvgElement, type SvgNode } from './tree.ts';
+import { isElement, walk, type SvgElement, type SvgNode } from './tree.ts';
 
 type ParsedNode = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['parentNode'];
 type ParsedElement = DefaultTreeAdapterMap['element'];
@@ -74,11 +74,9 @@ function strictlyParsed(markup: string, open: boolean): SvgElement | undefined {
     return undefined;
   }
   if (root?.name !== 'svg') return undefined;
-  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
-    const element = pending.pop()!;
+  for (const element of walk(root)) {
     if (misspelled(element.name)) return undefined;
     for (const name of element.attributes.keys()) if (misspelled(name)) return undefined;
-    for (const child of element.children) if (isElement(child)) pending.push(child);
   }
   return root;
 }
@@ -200,7 +198,7 @@ function convert(root: ParsedElement): SvgElement {
 
 /** Elements that draw themselves and hold no drawing (only animations and descriptions). */
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'image', 'use', 'stop']);
-const SHAPE_CONTENT = new Set(['animate', 'animateTransform', 'animateMotion', 'set', 'title', 'desc', 'mpath']);
+const SHAPE_CONTENT = new Set([...SMIL_ELEMENTS, 'title', 'desc', 'mpath']);
 
 /** Whether an element found inside a shape is drawing of its own, to stand after the shape. */
 const movesOut = (name: string) => !SHAPE_CONTENT.has(name);
@@ -211,12 +209,8 @@ const movesOut = (name: string) => !SHAPE_CONTENT.has(name);
  * Its drawing moves out to follow it, as the model meant.
  */
 function unnestShapes(root: SvgElement): void {
-  const pending: SvgElement[] = [root];
-  while (pending.length > 0) {
-    const parent = pending.pop()!;
-    if (parent.children.some(holdsDrawing)) parent.children = unnested(parent.children);
-    for (const child of parent.children) if (isElement(child)) pending.push(child);
-  }
+  // walk reads an element's children after the body has replaced them.
+  for (const parent of walk(root)) if (parent.children.some(holdsDrawing)) parent.children = unnested(parent.children);
 }
 
 const holdsDrawing = (node: SvgNode) => isElement(node) && SHAPES.has(node.name) && node.children.some((c) => isElement(c) && movesOut(c.name));
@@ -244,11 +238,9 @@ function unnested(children: SvgNode[]): SvgNode[] {
  * keep their longest valid prefix, and any other value holding a tag is dropped.
  */
 function cleanAttributes(root: SvgElement): void {
-  for (const pending: SvgElement[] = [root]; pending.length > 0; ) {
-    const element = pending.pop()!;
+  for (const element of walk(root)) {
     restoreSlash(element);
     cleanValues(element);
-    for (const child of element.children) if (isElement(child)) pending.push(child);
   }
 }
 

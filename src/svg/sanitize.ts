@@ -9,7 +9,7 @@ import {
 } from './allowlist.ts';
 import { embeddedImageHref } from './embedded-image.ts';
 import { checkReferences } from './references.ts';
-import { isElement, type SvgElement, type SvgNode } from './tree.ts';
+import { isElement, walk, type SvgElement, type SvgNode } from './tree.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -89,6 +89,7 @@ function cleanAttribute(element: string, name: string, value: string): string | 
 function sanitizeElement(root: SvgElement): SvgElement | undefined {
   const top = sanitizedShell(root);
   if (!top) return undefined;
+  // Not `walk`: each element is read with its copy, and refused elements are not entered.
   const pending: { from: SvgElement; to: SvgElement }[] = [{ from: root, to: top }];
   while (pending.length > 0) {
     const { from, to } = pending.pop()!;
@@ -158,11 +159,5 @@ export function sanitizeNodes(nodes: SvgNode[]): SvgNode[] {
   });
 }
 
-export function* walk(root: SvgElement): Generator<SvgElement> {
-  const stack = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
-    yield node;
-    for (const child of node.children) if (isElement(child)) stack.push(child);
-  }
-}
+/** `walk` lives in tree.ts; engines/motion reads it from here. */
+export { walk } from './tree.ts';

@@ -1,7 +1,18 @@
 // What a `<style>` sheet can reference: each `url(#id)` in a declaration, with the property it
-// sits in and the rightmost compound selector of each rule that holds it. This is not a CSS
-// parser: it only has to bound which elements a rule *could* apply to, so it reads selectors
-// conservatively (anything it does not understand matches every element). One forward pass.
+// sits in and the rightmost compound selector of each rule that holds it. This is an upper bound
+// for the reference check (references.ts), not a browser's reading: comments, declarations and
+// selectors are read by svg/css, and whatever they do not read as a browser would widens the
+// bound (every element, every property) instead of narrowing it.
+//
+// The rules are found here rather than by css/sheet.ts (parseSheet) on purpose: parseSheet reads
+// a sheet as a browser does and drops what a browser would not use (groups nested too deep, text
+// outside any rule), where a bound has to keep it. This scan takes every brace for a brace
+// (strings included), every at-rule prelude for a group whose rules are read whatever its
+// condition, and text outside any rule for declarations that apply to every element. One
+// forward pass.
+import { readDeclarations } from './css/declarations.ts';
+import { parseSelectorList, type CompoundSelector } from './css/selectors.ts';
+import { asciiLower, splitTopLevel, stripComments, urlTargets } from './css/text.ts';
 
 /** One `url(#id)` of a sheet: the id, the property it sits in, and whom its rule may apply to. */
 export interface SheetReference {
@@ -13,97 +24,84 @@ export interface SheetReference {
   subjects: Compound[];
 }
 
-/** The rightmost compound of a selector: an element can only match if it matches this. */
-export interface Compound {
-  type?: string;
-  id?: string;
-  classes: string[];
+/** The rightmost compound of a selector, its type, id and classes: an element can only match if it has these. */
+export type Compound = Pick<CompoundSelector, 'type' | 'id' | 'classes'>;
+
+/**
+ * What a url() is counted under when its declaration is not read for sure: every way the
+ * reference check multiplies a reference (inherited per shape like `fill`, per vertex like
+ * `marker`, once like `mask`).
+ */
+const UNREAD_PROPERTIES = ['fill', 'marker', 'mask'];
+
+function occurrences(text: string, piece: string): number {
+  let count = 0;
+  for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + piece.length)) count++;
+  return count;
 }
 
-/** Sanitized CSS has no escapes, so comments are the only thing that can hide a brace. */
-function stripComments(css: string): string {
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = css.indexOf('/*', at);
-    if (open < 0) return out + css.slice(at);
-    out += `${css.slice(at, open)} `;
-    const close = css.indexOf('*/', open + 2);
-    if (close < 0) return out;
-    at = close + 2;
-  }
-}
-
-/** `url(#id)` targets in a declaration value, quoted or not. */
-export function urlTargets(value: string): string[] {
-  const targets: string[] = [];
-  const lower = value.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  for (let at = lower.indexOf('url('); at >= 0; ) {
-    const close = value.indexOf(')', at + 4);
-    if (close < 0) break;
-    const inner = value.slice(at + 4, close).trim().replace(/^(['"])(.*)\1$/, '$2').trim();
-    if (inner.startsWith('#') && inner.length > 1) targets.push(inner.slice(1));
-    at = lower.indexOf('url(', close + 1);
-  }
-  return targets;
-}
-
-/** `prop: value; …` → the url(#id) references of each declaration. */
+/**
+ * `prop: value; …` → the url(#id) references of each declaration, read by css/declarations.ts.
+ * When that reading may differ from a browser's (a `;` inside parentheses or quotes, a url() in a
+ * comment or in a declaration it drops), each url(#id) of the block counts under every property
+ * instead.
+ */
 export function declarationReferences(block: string): { property: string; target: string }[] {
+  const urls = occurrences(asciiLower(block), 'url(');
+  if (urls === 0) return [];
   const references: { property: string; target: string }[] = [];
-  for (const declaration of block.split(';')) {
-    const colon = declaration.indexOf(':');
-    if (colon < 0) continue;
-    const value = declaration.slice(colon + 1);
-    if (!value.toLowerCase().includes('url(')) continue;
-    const property = declaration.slice(0, colon).trim().toLowerCase();
+  let read = 0;
+  for (const { property, value } of readDeclarations(block)) {
+    const found = occurrences(asciiLower(value), 'url(');
+    if (found === 0) continue;
+    read += found;
     for (const target of urlTargets(value)) references.push({ property, target });
   }
-  return references;
+  const text = stripComments(block);
+  if (read === urls && splitTopLevel(text, ';').length === occurrences(text, ';') + 1) return references;
+  return urlTargets(block).flatMap((target) => UNREAD_PROPERTIES.map((property) => ({ property, target })));
 }
 
-/** Removes the contents of (...) so `:not(.a .b)` or `:is(a, b)` cannot split a selector. */
-function withoutParentheses(selector: string): string {
-  let out = '';
+/** Parentheses nested deeper than this are not read: each level is read again by every level around it. */
+const MAX_PARENTHESES = 16;
+
+function parenthesesDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
-  for (const char of selector) {
-    if (char === '(') depth++;
-    else if (char === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0) out += char;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(' && ++depth > limit) return true;
+    if (text[i] === ')' && depth > 0) depth--;
   }
-  return out;
+  return false;
 }
 
-const COMBINATORS = /[\s>+~]+/;
+/**
+ * The longest selector list read for the bound; a longer one applies to every element. Real
+ * lists are far shorter, and reading a list of hundreds of thousands of selectors inside one
+ * `:is()` would hold the loop for a second.
+ */
+const MAX_SELECTOR_LIST = 4096;
 
-/** The rightmost compound of one complex selector, or undefined when it may match anything. */
-function rightmostCompound(selector: string): Compound | undefined {
-  const parts = selector.trim().split(COMBINATORS).filter(Boolean);
-  const last = parts[parts.length - 1];
-  if (!last) return undefined;
-  const compound: Compound = { classes: [] };
-  // type, then .class / #id / [attr] / :pseudo in any order; attributes and pseudos are ignored
-  // (ignoring a condition only widens the match, which keeps the bound safe).
-  const pieces = last.split(/(?=[.#[:])/);
-  for (const piece of pieces) {
-    if (piece.startsWith('.')) compound.classes.push(piece.slice(1));
-    else if (piece.startsWith('#')) compound.id = piece.slice(1);
-    else if (piece.startsWith('[') || piece.startsWith(':') || piece === '*' || piece.includes('|')) continue;
-    else compound.type = piece;
-  }
-  return compound.type === undefined && compound.id === undefined && compound.classes.length === 0 ? undefined : compound;
-}
-
-/** The subjects of a selector list; empty when any of its selectors may match every element. */
+/**
+ * The subjects of a selector list: the rightmost compound of each selector. Empty (every
+ * element) when any selector has no type, id or class there, and when the list is not read at
+ * all (invalid for css/selectors.ts, or nested too deep): a browser may read it otherwise.
+ */
 function subjectsOf(selectorList: string): Compound[] {
-  const subjects: Compound[] = [];
-  const list = selectorList.includes('(') ? withoutParentheses(selectorList) : selectorList;
-  for (const selector of new Set(list.split(','))) {
-    const compound = rightmostCompound(selector);
-    if (!compound) return [];
-    subjects.push(compound);
+  if (selectorList.length > MAX_SELECTOR_LIST || parenthesesDeeperThan(selectorList, MAX_PARENTHESES)) return [];
+  let list: ReturnType<typeof parseSelectorList>;
+  try {
+    list = parseSelectorList(selectorList);
+  } catch {
+    return []; // e.g. a list too long for a spread argument: not read, so every element
   }
-  return subjects;
+  if (!list) return [];
+  const subjects = new Map<string, Compound>();
+  for (const { compounds } of list) {
+    const { type, id, classes } = compounds[0]!.compound;
+    if (type === undefined && id === undefined && classes.length === 0) return [];
+    subjects.set(`${type ?? ''}#${id ?? ''}.${classes.join('.')}`, { type, id, classes });
+  }
+  return [...subjects.values()];
 }
 
 /**
@@ -119,7 +117,7 @@ export function sheetReferences(css: string): SheetReference[] {
   let open = -2;
   let close = -2;
   let nextUrl = -2;
-  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const lower = asciiLower(text);
   while (at < text.length) {
     if (open !== -1 && open < at) open = text.indexOf('{', at);
     if (close !== -1 && close < at) close = text.indexOf('}', at);
@@ -139,14 +137,14 @@ export function sheetReferences(css: string): SheetReference[] {
       at = open + 1; // a group rule: its inner rules are read by the loop
       continue;
     }
-    const blockEnd = close < 0 ? text.length : close;
-    const block = text.slice(open + 1, blockEnd);
+    const end = close < 0 ? text.length : close;
+    const block = text.slice(open + 1, end);
     const found = declarationReferences(block);
     if (found.length > 0) {
       const subjects = subjectsOf(prelude.slice(prelude.lastIndexOf(';') + 1));
       for (const { property, target } of found) references.push({ target, property, subjects });
     }
-    at = blockEnd + 1;
+    at = end + 1;
   }
   return references;
 }

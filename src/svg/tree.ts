@@ -18,3 +18,17 @@ export function isElement(node: SvgNode): node is SvgElement {
 export function element(name: string, attributes: Record<string, string> = {}, children: SvgNode[] = []): SvgElement {
   return { name, attributes: new Map(Object.entries(attributes)), children };
 }
+
+/**
+ * Every element of a tree, the root first, each before its descendants. Iterative, so no depth of
+ * nesting overflows the call stack; a loop may leave early (break or return) at no cost. An
+ * element's children are read once the loop body has run for it, so the body may replace them.
+ */
+export function* walk(root: SvgElement): Generator<SvgElement> {
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    yield node;
+    for (const child of node.children) if (isElement(child)) stack.push(child);
+  }
+}

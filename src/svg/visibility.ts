@@ -13,6 +13,7 @@ import { isElement, type SvgElement } from './tree.ts';
 export function surelyVisible(root: SvgElement): boolean {
   const box = viewBoxOf(root);
   if (!box || hides(root) || !sized(root)) return false;
+  // Not `walk`: each element carries its inherited paint, and only plain containers are entered.
   const pending: { element: SvgElement; paint: Paint }[] = [{ element: root, paint: { fill: 'black', stroke: 'none' } }];
   while (pending.length > 0) {
     const { element, paint } = pending.pop()!;

@@ -199,7 +199,8 @@ function parsePseudo(name: string, argument: string | undefined): { pseudo: Pseu
     const list = parseSelectorList(argument);
     if (!list) return undefined;
     const kind = name === 'not' ? 'not' : name === 'where' ? 'where' : 'is';
-    return { pseudo: { kind, list }, specificity: kind === 'where' ? 0 : Math.max(...list.map((s) => s.specificity)) };
+    // The largest specificity in the list, without a spread (a list of any length is one argument).
+    return { pseudo: { kind, list }, specificity: kind === 'where' ? 0 : list.reduce((most, s) => Math.max(most, s.specificity), 0) };
   }
   return { pseudo: { kind: 'never' }, specificity: 1_000 };
 }

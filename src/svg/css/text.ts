@@ -71,3 +71,22 @@ export function splitTopLevel(text: string, separator: string): string[] {
 export function unquote(text: string): string {
   return text.replace(/^(['"])(.*)\1$/, '$2');
 }
+
+/** Lower case for ASCII letters only: `toLowerCase()` turns 'İ' into two characters, which would shift every index. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** `url(#id)` targets in a value, quoted or not; each url( reads up to its first `)`. */
+export function urlTargets(value: string): string[] {
+  const targets: string[] = [];
+  const lower = asciiLower(value);
+  for (let at = lower.indexOf('url('); at >= 0; ) {
+    const close = value.indexOf(')', at + 4);
+    if (close < 0) break;
+    const inner = unquote(value.slice(at + 4, close).trim()).trim();
+    if (inner.startsWith('#') && inner.length > 1) targets.push(inner.slice(1));
+    at = lower.indexOf('url(', close + 1);
+  }
+  return targets;
+}
