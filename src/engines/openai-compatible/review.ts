@@ -68,14 +68,44 @@ async function judge(loop: ReviewLoop, svg: string): Promise<Verdict | undefined
   return parseVerdict(answer);
 }
 
-/** The verdict in a reviewer's answer: the first JSON object in it, fences and prose around it ignored. */
+/** Most `{` tried as the start of the verdict: a reviewer's answer is short, but is not trusted to be. */
+const VERDICT_STARTS = 16;
+
+/**
+ * The verdict in a reviewer's answer: the first JSON object in it that holds a score, fences and
+ * prose around it (braces in prose included) ignored.
+ */
 export function parseVerdict(answer: string): Verdict | undefined {
-  const start = answer.indexOf('{');
-  const end = answer.lastIndexOf('}');
-  if (start < 0 || end < start) return undefined;
+  let start = answer.indexOf('{');
+  for (let tries = 0; start >= 0 && tries < VERDICT_STARTS; tries++) {
+    const end = objectEnd(answer, start);
+    const verdict = end < 0 ? undefined : verdictOf(answer.slice(start, end + 1));
+    if (verdict) return verdict;
+    start = answer.indexOf('{', start + 1);
+  }
+  return undefined;
+}
+
+/** The index of the `}` that closes the object opening at `start` (strings skipped), or -1. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function verdictOf(json: string): Verdict | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(answer.slice(start, end + 1));
+    parsed = JSON.parse(json);
   } catch {
     return undefined;
   }

@@ -110,6 +110,13 @@ describe('parseVerdict', () => {
     assert.deepEqual(parseVerdict('{"score": 7, "done": false, "faults": []}'), { score: 7, done: true, faults: [] });
   });
 
+  it('reads the first object with a score, whatever braces the prose around it holds', () => {
+    const expected = { score: 7, done: true, faults: [] };
+    assert.deepEqual(parseVerdict('{"score": 7, "faults": []} and then the {stroke} is fine'), expected);
+    assert.deepEqual(parseVerdict('The {stroke} looks off. { {"score": 7, "faults": []}'), expected);
+    assert.deepEqual(parseVerdict('{"score": 7, "faults": [], "note": "a } in a string"} {x}'), expected);
+  });
+
   it('refuses answers that are no verdict', () => {
     for (const answer of ['Looks good to me.', '{"score": "8"}', '{"done": true}', '{"score": 8,', '{"score": 1e999}', '} {']) {
       assert.equal(parseVerdict(answer), undefined, answer);
