@@ -59,13 +59,14 @@ const NEGATIONS = new Set(['no', 'not', 'dont', 'don', 'doesnt', 'never', 'witho
 const SLOW = new Set(['slow', 'slowly', 'slower', 'gentle', 'gently', 'calm', 'calmly', 'lazy', 'lazily', 'leisurely', 'soft', 'softly', 'subtle', 'subtly']);
 const FAST = new Set(['fast', 'faster', 'quick', 'quickly', 'rapid', 'rapidly', 'snappy', 'brisk', 'briskly', 'speedy', 'swift', 'swiftly']);
 const VERY = new Set(['very', 'really', 'super', 'extra', 'extremely']);
-const TRAVEL: Record<string, Direction> = {
+// Maps, not objects: a prompt word such as 'constructor' must not find Object.prototype.
+const TRAVEL: ReadonlyMap<string, Direction> = new Map(Object.entries({
   left: 'left', leftward: 'left', leftwards: 'left', right: 'right', rightward: 'right', rightwards: 'right',
   up: 'up', upward: 'up', upwards: 'up', top: 'up', down: 'down', downward: 'down', downwards: 'down', bottom: 'down',
-};
+} satisfies Record<string, Direction>));
 /** After "from": where it starts, so it travels the other way. */
-const FROM: Record<string, Direction> = { left: 'right', right: 'left', top: 'down', above: 'down', up: 'down', bottom: 'up', below: 'up', down: 'up' };
-const KINDS: Record<string, TargetKind> = {
+const FROM: ReadonlyMap<string, Direction> = new Map(Object.entries({ left: 'right', right: 'left', top: 'down', above: 'down', up: 'down', bottom: 'up', below: 'up', down: 'up' } satisfies Record<string, Direction>));
+const KINDS: ReadonlyMap<string, TargetKind> = new Map(Object.entries({
   everything: 'whole', all: 'whole', whole: 'whole', entire: 'whole', drawing: 'whole', picture: 'whole', image: 'whole', illustration: 'whole',
   icon: 'whole', logo: 'whole', scene: 'whole', artwork: 'whole', graphic: 'whole', design: 'whole', it: 'whole', svg: 'whole',
   outline: 'lines', line: 'lines', stroke: 'lines', contour: 'lines', edge: 'lines', path: 'lines', border: 'lines', lineart: 'lines',
@@ -73,7 +74,7 @@ const KINDS: Record<string, TargetKind> = {
   text: 'text', letter: 'text', word: 'text', title: 'text', label: 'text', lettering: 'text', caption: 'text',
   wheel: 'wheels', gear: 'wheels', cog: 'wheels', fan: 'wheels', propeller: 'wheels', rotor: 'wheels', tire: 'wheels', tyre: 'wheels',
   pinwheel: 'wheels', windmill: 'wheels',
-};
+} satisfies Record<string, TargetKind>));
 /** Filler: understood as nothing in particular. */
 const FILLER = new Set([
   'the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'into', 'onto', 'its', 'this', 'that', 'these', 'those', 'please', 'make', 'makes', 'let',
@@ -198,8 +199,8 @@ class ClauseReader {
     else if (FAST.has(word)) this.speed = [...VERY].some(after) ? 0.5 : 0.7;
     else if (word === 'clockwise') clause.options.clockwise = !(after('counter') || after('anti'));
     else if (word === 'counterclockwise' || word === 'anticlockwise') clause.options.clockwise = false;
-    else if (FROM[word] && fromBefore(tokens, i)) clause.options.direction = FROM[word];
-    else if (TRAVEL[word]) clause.options.direction = TRAVEL[word];
+    else if (FROM.has(word) && fromBefore(tokens, i)) clause.options.direction = FROM.get(word);
+    else if (TRAVEL.has(word)) clause.options.direction = TRAVEL.get(word);
     else if (!FILLER.has(word)) this.target(word);
   }
 
@@ -207,7 +208,7 @@ class ClauseReader {
   private target(word: string): void {
     const { clause } = this;
     const noun = singular(word);
-    const kind = KINDS[noun] ?? KINDS[word];
+    const kind = KINDS.get(noun) ?? KINDS.get(word);
     if (kind) {
       clause.kind = kind;
       if (kind === 'wheels') clause.words.push(noun);

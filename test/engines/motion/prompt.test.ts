@@ -80,6 +80,14 @@ describe('reading a prompt', () => {
     );
   });
 
+  it('reads words that name properties of every object (constructor, toString) as words, not directions or targets', () => {
+    for (const prompt of ['slide in from the constructor', 'slide constructor', 'spin the toString', 'spin the __proto__']) {
+      const step = parsePrompt(prompt).steps[0]!;
+      assert.equal(step.options.direction, undefined, prompt);
+      assert.equal(step.kind, undefined, prompt);
+    }
+  });
+
   it('reads directions, turning sense, speed and negation', () => {
     assert.equal(parsePrompt('slide in from the right').steps[0]!.options.direction, 'left');
     assert.equal(parsePrompt('slide in from the top').steps[0]!.options.direction, 'down');
