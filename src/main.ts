@@ -49,7 +49,19 @@ export interface StartOptions {
   postgresSchema?: string;
 }
 
-/** The composition root: config → store → lease → limits → catalog → engines → app → listen. */
+/** The address the server answers on: the port it was given, or the one the system chose for port 0. */
+function listeningUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  return `http://${host}:${port}`;
+}
+
+/**
+ * The composition root: config → store → lease → limits → catalog → engines → app → listen. It
+ * stays one function on purpose: read top to bottom, it is the order the service starts in, and
+ * `release` closes what was opened so far whichever step fails.
+ */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const database = { databaseUrl: config.database_url, dataDir: config.data_dir, postgresSchema: options.postgresSchema };
@@ -102,9 +114,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       store,
       config.billing.starter_credits * config.billing.millicents_per_credit,
     );
-    const address = built.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.server.port;
-    const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
     logger.info(
       {
         database: store.location,
@@ -119,7 +128,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return {
       app: built,
       store,
-      url: `http://${host}:${port}`,
+      url: listeningUrl(built, config),
       metricsUrl: metricsListener?.url,
       bootstrap,
       close: async () => {

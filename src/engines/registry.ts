@@ -44,7 +44,10 @@ const ENGINE_FACTORIES: Record<string, EngineFactory> = {
 
 export const ENGINE_NAMES = Object.keys(ENGINE_FACTORIES);
 
-/** The default catalog: models that work (or will answer 503 until their server answers) on a fresh install. */
+/**
+ * The default catalog: models that work (or will answer 503 until their server answers) on a fresh
+ * install. Long because it is a table: one literal per model, read as the catalog reads.
+ */
 export function builtinCatalogEntries(config: Config): CatalogEntry[] {
   const upstream = {
     base_url: config.upstream.base_url,

@@ -37,7 +37,32 @@ function view(record: ApiKeyRecord) {
 
 export function registerKey(program: Command): void {
   const key = program.command('key').description('Manage API keys. Secrets are shown once, at creation.');
+  registerCreate(key);
+  registerList(key);
+  registerRevoke(key);
+}
 
+/** The kind, scopes and models `key create` asks for, each combination checked before the store is opened. */
+function keySpecOf(options: Record<string, string | undefined>) {
+  const kind = options.kind as KeyKind;
+  if (!KEY_KINDS.includes(kind)) throw new CliError(`--kind must be project or admin, not "${options.kind}"`);
+  if (kind === 'project' && options.env === undefined) throw new CliError('a project key needs --env test or --env live');
+  if (kind === 'project' && !KEY_ENVIRONMENTS.includes(options.env as KeyEnvironment)) {
+    throw new CliError(`--env must be test or live, not "${options.env}"`);
+  }
+  if (kind === 'admin' && options.env !== undefined) throw new CliError('admin keys have no environment; drop --env');
+  if (kind === 'project' && options.permissions !== undefined) throw new CliError('--permissions is for admin keys; use --capabilities');
+  if (kind === 'admin' && options.capabilities !== undefined) throw new CliError('--capabilities is for project keys; use --permissions');
+  if (kind === 'admin' && options.models !== undefined) throw new CliError('admin keys cannot run inference, so they take no --models');
+  return {
+    kind,
+    environment: kind === 'project' ? (options.env as KeyEnvironment) : null,
+    scopes: list(kind === 'project' ? options.capabilities : options.permissions) ?? ['*'],
+    models: kind === 'project' ? (list(options.models) ?? ['*']) : [],
+  };
+}
+
+function registerCreate(key: Command): void {
   withCommonOptions(key.command('create').description('Create an API key.'))
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--kind <kind>', 'project (inference and catalog) or admin (organization reads)')
@@ -49,18 +74,7 @@ export function registerKey(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options) => {
       const config = configFrom(options);
-      const kind = options.kind as KeyKind;
-      if (!KEY_KINDS.includes(kind)) throw new CliError(`--kind must be project or admin, not "${options.kind}"`);
-      if (kind === 'project' && options.env === undefined) throw new CliError('a project key needs --env test or --env live');
-      if (kind === 'project' && !KEY_ENVIRONMENTS.includes(options.env)) {
-        throw new CliError(`--env must be test or live, not "${options.env}"`);
-      }
-      if (kind === 'admin' && options.env !== undefined) throw new CliError('admin keys have no environment; drop --env');
-      if (kind === 'project' && options.permissions !== undefined) throw new CliError('--permissions is for admin keys; use --capabilities');
-      if (kind === 'admin' && options.capabilities !== undefined) throw new CliError('--capabilities is for project keys; use --permissions');
-      if (kind === 'admin' && options.models !== undefined) throw new CliError('admin keys cannot run inference, so they take no --models');
-      const scopes = list(kind === 'project' ? options.capabilities : options.permissions) ?? ['*'];
-      const models = kind === 'project' ? (list(options.models) ?? ['*']) : [];
+      const { kind, environment, scopes, models } = keySpecOf(options);
       try {
         const { record, secret } = await withStore(config, async (store) => {
           // An organization that does not exist is reported as such by createApiKey, not as unknown models.
@@ -68,7 +82,7 @@ export function registerKey(program: Command): void {
           return createApiKey(store, {
             organizationId: options.org,
             kind,
-            environment: kind === 'project' ? (options.env as KeyEnvironment) : null,
+            environment,
             scopes,
             models,
             name: options.name,
@@ -83,7 +97,9 @@ export function registerKey(program: Command): void {
         throw error;
       }
     });
+}
 
+function registerList(key: Command): void {
   withCommonOptions(key.command('list').description("List an organization's keys (never their secrets)."))
     .requiredOption('--org <id>', 'organization id')
     .option('--json', 'print JSON')
@@ -103,7 +119,9 @@ export function registerKey(program: Command): void {
         { data: rows },
       );
     });
+}
 
+function registerRevoke(key: Command): void {
   withCommonOptions(key.command('revoke <id>').description('Revoke a key; it fails from the next request on.'))
     .option('--json', 'print JSON')
     .action(async (id: string, options) => {
