@@ -7,13 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { COMMANDS } from '../../src/cli/command-index.ts';
-import { BIN, cleanEnv, describeRun, inkwell, inkwellBinary, slot, type CliResult } from '../helpers/cli.ts';
+import { BIN, cleanEnv, inkwell, inkwellBinary, ok, scratchDirs, slot, type CliResult } from '../helpers/cli.ts';
 import { SQUARE_SVG } from '../helpers/fixtures.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 
@@ -21,18 +20,7 @@ const ANY_SECRET = /sk_(?:test|live|admin)_[0-9A-Za-z]{43}/g;
 const SECRET = /^sk_(test|live|admin)_[0-9A-Za-z]{43}$/;
 const SERVE_TIMEOUT_MS = 60_000;
 
-const scratch = mkdtempSync(join(tmpdir(), 'inkwell-binary-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
-
-function workdir(name: string): string {
-  return mkdtempSync(join(scratch, `${name}-`));
-}
-
-function ok(result: CliResult): string {
-  assert.equal(result.code, 0, describeRun(result));
-  assert.equal(result.stderr, '', describeRun(result));
-  return result.stdout;
-}
+const workdir = scratchDirs('inkwell-binary-');
 
 const okJson = (result: CliResult): any => JSON.parse(ok(result));
 const okLines = (result: CliResult) => ok(result).split('\n').filter(Boolean);
@@ -41,7 +29,7 @@ const hintOf = (secret: string) => `${secret.slice(0, secret.lastIndexOf('_') + 
 
 describe('the inkwell binary', { concurrency: true }, () => {
   it('--help lists every command', async () => {
-    const help = ok(await inkwellBinary(['--help'], { cwd: scratch }));
+    const help = ok(await inkwellBinary(['--help'], { cwd: workdir('help') }));
     assert.match(help, /^Usage: inkwell \[options\] \[command\]$/m);
     for (const [name, { term }] of Object.entries(COMMANDS)) assert.match(help, new RegExp(`^  ${term.replace(/[[\]]/g, '\\$&')} `, 'm'), name);
   });

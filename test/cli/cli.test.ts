@@ -5,12 +5,11 @@
  * its signals) is in binary.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ModelList } from '../../src/contract/models.ts';
-import { describeRun, inkwell, type CliResult } from '../helpers/cli.ts';
+import { describeRun, inkwell, ok, scratchDirs, type CliResult } from '../helpers/cli.ts';
 import { assertMatches } from '../helpers/schemas.ts';
 
 /** Where a secret could appear anywhere in some output. */
@@ -18,20 +17,7 @@ const ANY_SECRET = /sk_(?:test|live|admin)_[0-9A-Za-z]{43}/g;
 const SECRET = /^sk_(test|live|admin)_[0-9A-Za-z]{43}$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-const scratch = mkdtempSync(join(tmpdir(), 'inkwell-cli-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A fresh directory for one suite: the home of its data and files. */
-function workdir(name: string): string {
-  return mkdtempSync(join(scratch, `${name}-`));
-}
-
-/** Asserts success with nothing on stderr and returns stdout. */
-function ok(result: CliResult): string {
-  assert.equal(result.code, 0, describeRun(result));
-  assert.equal(result.stderr, '', describeRun(result));
-  return result.stdout;
-}
+const workdir = scratchDirs('inkwell-cli-');
 
 /** Asserts success and parses stdout as the one JSON document --json prints. */
 function okJson<T = any>(result: CliResult): T {

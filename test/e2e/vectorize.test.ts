@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
 import { readStream } from '../helpers/sse.ts';
+import { PNG_SIGNATURE, pngChunk } from '../helpers/png-bytes.ts';
 
 const VEC = '/v1/svgs/vectorizations';
 
@@ -26,16 +27,7 @@ function pngBomb(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 and zero bits per row
-  const chunk = (type: string, data: Buffer) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    data.copy(out, 8);
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');

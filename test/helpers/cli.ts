@@ -4,8 +4,12 @@
  * build in dist/, about a tenth of a second a start) for what only a process shows: the working
  * directory, the process environment, signals.
  */
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { CliStream } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
@@ -99,3 +103,21 @@ export function inkwellBinary(args: string[], { cwd, env }: { cwd: string; env?:
       }),
   );
 }
+
+/** Asserts a run succeeded with nothing on stderr, and returns its stdout. */
+export function ok(result: CliResult): string {
+  assert.equal(result.code, 0, describeRun(result));
+  assert.equal(result.stderr, '', describeRun(result));
+  return result.stdout;
+}
+
+/**
+ * A scratch folder for one test file, removed after it, and a way to make a fresh directory in it
+ * for each suite (the home of its data and files).
+ */
+export function scratchDirs(prefix: string): (name: string) => string {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  return (name) => mkdtempSync(join(scratch, `${name}-`));
+}
+

@@ -2,12 +2,12 @@
 // its first frame. Every file here is built by hand, byte by byte.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { crc32 } from 'node:zlib';
 import { ApiError } from '../../src/contract/errors.ts';
 import { checkImageBytes } from '../../src/media/image.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { mediaFile, startMediaServer, type MediaServer } from '../helpers/media-server.ts';
 import { assertError } from '../helpers/schemas.ts';
+import { PNG_SIGNATURE, pngChunk } from '../helpers/png-bytes.ts';
 
 /** A GIF with a `width`×`height` logical screen holding one 1×1 frame (two-colour palette). */
 function gif(width: number, height: number): Buffer {
@@ -49,17 +49,6 @@ function webpVp8x(width: number, height: number): Buffer {
   frame.writeUIntLE(100, 12, 3);
   return riffWebp([riffChunk('VP8X', vp8x), riffChunk('ANIM', Buffer.alloc(6)), riffChunk('ANMF', Buffer.concat([frame, riffChunk('VP8L', VP8L_1X1)]))]);
 }
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A PNG signature and IHDR declaring `width`×`height`, and nothing after: the header alone. */
 function pngHeader(width: number, height: number): Buffer {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { JobFailedError, JobTimeoutError, PoolClosedError, PoolFullError, WorkerExitedError, WorkerPool, type WorkerPoolOptions } from '../../src/workers/pool.ts';
+import { isAlive, waitFor } from '../helpers/processes.ts';
 
 /** The job kinds of fixture-worker.mjs. */
 type TestJobs = {
@@ -27,25 +28,6 @@ function newPool(options: Partial<WorkerPoolOptions> = {}): WorkerPool<TestJobs>
 /** The pool's live worker processes (its private bookkeeping, read for the test only). */
 function pids(pool: WorkerPool<TestJobs>): number[] {
   return (pool as unknown as { workers: { worker: { pid?: number } }[] }).workers.flatMap((slot) => (slot.worker.pid ? [slot.worker.pid] : []));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<number> {
-  const start = Date.now();
-  for (const end = start + ms; Date.now() < end; ) {
-    if (condition()) return Date.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.ok(condition(), 'condition not met in time');
-  return Date.now() - start;
 }
 
 const signal = () => new AbortController().signal;

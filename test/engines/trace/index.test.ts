@@ -45,10 +45,10 @@ async function events(run: AsyncIterable<EngineEvent>, log?: string[]): Promise<
 }
 
 describe('the trace engine', () => {
-  it('sends the checked image and the options to a tracer, announces generating once the image decoded, then the SVG', async () => {
+  it('sends the checked image and the options to a tracer, announces generating once the image decoded, then the SVG as markup for the pipeline', async () => {
     const { engine: trace, log, tasks } = engine({ ok: true, svg: '<svg/>' }, true);
     const out = await events(trace.runSvg(job({ reasoningEffort: 'high' })), log);
-    assert.deepEqual(out, [{ type: 'generating', index: 0 }, { type: 'content', index: 0, svg: '<svg/>' }]);
+    assert.deepEqual(out, [{ type: 'generating', index: 0 }, { type: 'content', index: 0, markup: '<svg/>' }]);
     assert.deepEqual(log, ['capacity', 'load', 'generating', 'traced', 'content']);
     assert.deepEqual(tasks, [{ input: { kind: 'raster', bytes: PNG.bytes }, autoCrop: true, targetSize: 64, effort: 'high' }]);
   });

@@ -10,6 +10,7 @@ import { compactColour, compactPathData } from '../../../src/engines/trace/path-
 import { TracePool } from '../../../src/engines/trace/pool.ts';
 import type { RgbaImage } from '../../../src/engines/trace/pixels.ts';
 import { traceImage } from '../../../src/engines/trace/tracer.ts';
+import { isAlive, waitFor } from '../../helpers/processes.ts';
 
 async function rgba(svg: string): Promise<RgbaImage> {
   const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -121,23 +122,6 @@ describe('the built-in tracer', () => {
 function workerPids(pool: TracePool): number[] {
   const inner = (pool as unknown as { pool?: { workers: { worker?: { pid?: number } }[] } }).pool;
   return (inner?.workers ?? []).flatMap((handler) => (handler.worker?.pid ? [handler.worker.pid] : []));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(condition(), 'condition not met in time');
 }
 
 describe('the tracer pool', () => {
