@@ -16,7 +16,25 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+const guarded = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * A reader that stops early (`inkwell openapi | head -3`) closes the pipe: what is left to write
+ * goes nowhere, and the command ends as it would have (exit 0), as other command-line tools do,
+ * instead of crashing on an unhandled EPIPE.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
 }
 
 const running = new AsyncLocalStorage<CliIo>();

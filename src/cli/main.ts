@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help, type OutputConfiguration } from 'commander';
 import { ClientExit } from './client/exit-codes.ts';
 import { COMMANDS, commandNamed } from './command-index.ts';
@@ -16,6 +17,11 @@ function listCommands(program: Command): void {
   });
 }
 
+/** This package's version, from its package.json (the same file in a checkout, a build and an image). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 /** commander's own output (help, usage errors) goes where the run's output goes. */
 function outputTo(io: CliIo): OutputConfiguration {
   return {
@@ -31,6 +37,7 @@ function outputTo(io: CliIo): OutputConfiguration {
 export async function buildProgram(argv: string[] = [], io: CliIo = cliIo()): Promise<Command> {
   const program = new Command('inkwell')
     .description('Inkwell: a self-hostable SVG generation API.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError()
     // Options belong to the command they follow, so that a group and its subcommand may share a
     // flag: `models --json` (the API's list) and `models list --json` (the configured catalog).

@@ -28,6 +28,24 @@ const secretsIn = (text: string) => [...new Set(text.match(ANY_SECRET) ?? [])];
 const hintOf = (secret: string) => `${secret.slice(0, secret.lastIndexOf('_') + 1)}…${secret.slice(-4)}`;
 
 describe('the inkwell binary', { concurrency: true }, () => {
+  it('--version and -V print the package version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(ok(await inkwellBinary(['--version'], { cwd: workdir('version') })), `${version}\n`);
+    assert.equal(ok(await inkwellBinary(['-V'], { cwd: workdir('version') })), `${version}\n`);
+  });
+
+  it('a reader that closes the pipe early (`openapi | head -c 10`) ends the command quietly, exit 0', async () => {
+    // A shell pipeline, as a user types it: `head` exits after 10 bytes and the rest of the
+    // document meets a closed pipe. pipefail makes the pipeline's status the command's own.
+    const pipeline = `set -o pipefail; "${process.execPath}" "${BIN}" openapi | head -c 10 > /dev/null`;
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile('bash', ['-c', pipeline], { cwd: workdir('pipe'), env: cleanEnv() }, (error, _stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stderr }),
+      );
+    });
+    assert.deepEqual(result, { code: 0, stderr: '' });
+  });
+
   it('--help lists every command', async () => {
     const help = ok(await inkwellBinary(['--help'], { cwd: workdir('help') }));
     assert.match(help, /^Usage: inkwell \[options\] \[command\]$/m);

@@ -173,6 +173,8 @@ describe('inkwell CLI', { concurrency: true }, () => {
     const liveListed = keys.find((k) => k.environment === 'live')!;
     assert.deepEqual([liveListed.scopes, liveListed.models], [['catalog_read', 'svg_generate'], ['inkwell-trace', 'local-svg']]);
     for (const secret of secrets) assert.ok(ok(listedHuman).includes(hintOf(secret)));
+    const testRow = ok(listedHuman).split('\n').find((line) => line.includes(hintOf(test.secret)))!;
+    assert.match(testRow, /\sci\s/, 'the table names each key');
     assert.deepEqual([okJson(orgShow).keys, okJson(orgShow).active_keys], [3, 3]);
 
     const revoked = okJson(await run('key', 'revoke', test.id, '--json'));
@@ -349,6 +351,6 @@ describe('inkwell CLI', { concurrency: true }, () => {
     assert.ok(document.paths['/v1/models']);
     assert.equal(ok(written), '');
     assert.equal(readFileSync(out, 'utf8'), printed.stdout);
-    fails(unwritable, /^inkwell: cannot write .*no-such-dir.*: ENOENT$/);
+    fails(unwritable, /^inkwell: cannot write .*no-such-dir.*: no such directory$/);
   });
 });

@@ -22,6 +22,12 @@ const events = (...list: object[]) => list as SvgStreamEvent[];
 describe('progress line', () => {
   const T0 = 1_000_000;
 
+  it('says a test key\'s credits were not charged', () => {
+    const content = { type: 'content', id: 'out_a', svg: '<svg/>', credits: 4 } as SvgStreamEvent;
+    assert.equal(progressLine(advance(startProgress('generate', 1, T0, true), content), T0, 200), 'generate: output received · 1/1 output · 4 credits (test key: not charged) · 0.0s');
+    assert.equal(progressLine(advance(startProgress('generate', 1, T0, false), content), T0, 200), 'generate: output received · 1/1 output · 4 credits · 0.0s');
+  });
+
   it('shows the phase, outputs done of n, credits and elapsed time, from the events alone', () => {
     let progress = startProgress('generate', 2, T0);
     assert.equal(progressLine(progress, T0, 80), 'generate: waiting · 0/2 outputs · 0.0s');

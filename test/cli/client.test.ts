@@ -108,6 +108,7 @@ describe('inkwell client commands', { concurrency: true }, () => {
     assert.equal(result.requested, 2);
     assert.equal(result.error, null);
     assert.equal(result.credits, 8, 'the catalog price of 2 outputs of 4 credits, reported (not billed) for a test key');
+    assert.equal(result.charged, false, 'a test key says nothing was charged');
     assert.deepEqual(result.files.map((f: { index: number }) => f.index).sort(), [0, 1]);
     for (const file of result.files) {
       assert.match(file.id, /^out_/);
@@ -234,7 +235,7 @@ describe('inkwell client commands', { concurrency: true }, () => {
     fails(unavailable, 3, /^inkwell: 503 model_unavailable: .*\(retry after 30s; request_id req_/);
     fails(failedOnly, 3, /^inkwell: 502 model_error: /);
     assert.deepEqual(filesIn(join(dir, 'single')), [], 'a failed single output writes nothing');
-    fails(missing, 1, /ENOENT: no such file or directory, open '.*\/nothing\.svg'/);
+    fails(missing, 1, /^inkwell: cannot read .*\/nothing\.svg: no such file$/);
     assert.equal(invalid.stdout + unavailable.stdout + failedOnly.stdout, '');
     assert.deepEqual(filesIn(dir), ['in.svg', 'single']);
   });

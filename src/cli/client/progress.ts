@@ -18,6 +18,8 @@ export interface Progress {
   /** The latest total token count per output id (token-priced models report it as they go). */
   tokens: Readonly<Record<string, number>>;
   startedAt: number;
+  /** A test key's run: its credits are what a live key would pay, and nothing is charged. */
+  testKey: boolean;
 }
 
 const PHASES: Record<string, string> = {
@@ -28,8 +30,8 @@ const PHASES: Record<string, string> = {
   error: 'failed',
 };
 
-export function startProgress(operation: string, expected: number, now: number): Progress {
-  return { operation, expected, phase: 'waiting', status: undefined, completed: 0, credits: undefined, tokens: {}, startedAt: now };
+export function startProgress(operation: string, expected: number, now: number, testKey = false): Progress {
+  return { operation, expected, phase: 'waiting', status: undefined, completed: 0, credits: undefined, tokens: {}, startedAt: now, testKey };
 }
 
 export function advance(progress: Progress, event: SvgStreamEvent): Progress {
@@ -51,7 +53,7 @@ export function progressLine(progress: Progress, now: number, width: number): st
   const parts = [
     `${progress.operation}: ${progress.phase}`,
     `${progress.completed}/${progress.expected} output${progress.expected === 1 ? '' : 's'}`,
-    progress.credits !== undefined ? `${progress.credits} credit${progress.credits === 1 ? '' : 's'}` : undefined,
+    progress.credits !== undefined ? `${progress.credits} credit${progress.credits === 1 ? '' : 's'}${progress.testKey ? ' (test key: not charged)' : ''}` : undefined,
     tokens > 0 ? `${tokens} tokens` : undefined,
     `${((now - progress.startedAt) / 1000).toFixed(1)}s`,
     progress.status,

@@ -45,6 +45,8 @@ export interface OperationResult {
   requested: number;
   files: WrittenFile[];
   credits?: number;
+  /** `false` on a test key: `credits` is what the run would cost on a live key; nothing was charged. */
+  charged?: false;
   usage?: Usage;
   error: ApiErrorDetails | { message: string } | null;
 }
@@ -57,12 +59,14 @@ type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
  * and throws ClientExit unless every output arrived.
  */
 export async function runOperation(spec: OperationSpec, options: OperationOptions): Promise<void> {
-  const api = new ApiClient(connectionFrom(options));
+  const connection = connectionFrom(options);
+  const api = new ApiClient(connection);
+  const testKey = connection.key.startsWith('sk_test_');
   await ensureDirectory(options.output);
   const model = options.model ?? (await defaultModel(api, spec.operation));
   const stream = await api.postEventStream(spec.path, { model, ...spec.body, stream: true });
 
-  const reporter = progressReporter(spec.name, spec.expected);
+  const reporter = progressReporter(spec.name, spec.expected, testKey);
   let phase = 'failed';
   try {
     const { files, end } = await saveOutputs(stream, spec, options, reporter);
@@ -71,7 +75,7 @@ export async function runOperation(spec: OperationSpec, options: OperationOption
     if (options.json) {
       const error = end.failure ?? (outcome.problem !== undefined ? { message: outcome.problem } : null);
       const requestId = stream.requestId ?? end.failure?.request_id ?? null;
-      cliIo().stdout.write(`${JSON.stringify(resultOf(spec, model, requestId, files, error), null, 2)}\n`);
+      cliIo().stdout.write(`${JSON.stringify(resultOf(spec, model, requestId, files, error, testKey), null, 2)}\n`);
     }
     if (outcome.problem !== undefined) throw new ClientExit(outcome.problem, outcome.exitCode);
   } finally {
@@ -136,6 +140,7 @@ function resultOf(
   requestId: string | null,
   files: WrittenFile[],
   error: OperationResult['error'],
+  testKey: boolean,
 ): OperationResult {
   const credits = files.flatMap((f) => (f.credits === undefined ? [] : [f.credits]));
   const usages = files.flatMap((f) => (f.usage === undefined ? [] : [f.usage]));
@@ -146,6 +151,7 @@ function resultOf(
     requested: spec.expected,
     files,
     ...(credits.length > 0 ? { credits: credits.reduce((sum, c) => sum + c, 0) } : {}),
+    ...(testKey ? { charged: false as const } : {}),
     ...(usages.length > 0 ? { usage: usages.reduce(addUsage) } : {}),
     error,
   };

@@ -17,9 +17,9 @@ const CLEAR = '\r\u001b[2K';
 const TICK_MS = 250;
 
 /** The status line goes to stderr, and only to a terminal: piped output stays plain lines of paths. */
-export function progressReporter(operation: string, expected: number, { stdout, stderr, env } = cliIo()): ProgressReporter {
+export function progressReporter(operation: string, expected: number, testKey = false, { stdout, stderr, env } = cliIo()): ProgressReporter {
   if (!stderr.isTTY || env.TERM === 'dumb') return silentReporter(stdout);
-  let progress: Progress = startProgress(operation, expected, Date.now());
+  let progress: Progress = startProgress(operation, expected, Date.now(), testKey);
   const draw = () => stderr.write(`${CLEAR}${progressLine(progress, Date.now(), stderr.columns || 80)}`);
   const ticker = setInterval(draw, TICK_MS);
   ticker.unref();

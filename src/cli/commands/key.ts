@@ -114,7 +114,7 @@ function registerList(key: Command): void {
       output(options.json).print(
         table(
           rows.map((r) => ({ ...r, scopes: r.scopes.join(','), models: r.models.join(',') || '-' })),
-          ['id', 'kind', 'environment', 'hint', 'scopes', 'models', 'revoked_at'],
+          ['id', 'name', 'kind', 'environment', 'hint', 'scopes', 'models', 'revoked_at'],
         ),
         { data: rows },
       );

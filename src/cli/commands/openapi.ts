@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { buildOpenApiDocument } from '../../contract/openapi.ts';
 import { configFrom, withCommonOptions } from '../context.ts';
 import { cliIo } from '../io.ts';
-import { CliError } from '../output.ts';
+import { CliError, fileFailure } from '../output.ts';
 
 export function openApiText(): string {
   return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
@@ -23,7 +23,7 @@ export function registerOpenApi(program: Command): void {
         try {
           writeFileSync(options.out, openApiText());
         } catch (error) {
-          throw new CliError(`cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+          throw new CliError(fileFailure('write', options.out, error));
         }
       } else {
         cliIo().stdout.write(openApiText());
