@@ -1,5 +1,9 @@
 # syntax=docker/dockerfile:1
-# Inkwell: `docker build -t inkwell .` then `docker run -p 8080:8080 -v inkwell-data:/data inkwell`.
+# Inkwell: `docker build -t inkwell .`, then
+#   docker run -d --name inkwell -p 127.0.0.1:8080:8080 -v inkwell-data:/data \
+#     --add-host=host.docker.internal:host-gateway \
+#     -e INKWELL_UPSTREAM_BASE_URL=http://host.docker.internal:11434/v1 inkwell
+# (the model server: Ollama on the Docker host here; `-p 8080:8080` would publish on every interface).
 # The build stage installs every dependency (TypeScript among them), compiles src/ into dist/ and
 # then drops the dev dependencies; the runtime stage takes dist/ (code and pages), bin/ and the
 # production node_modules, and no TypeScript source.

@@ -181,6 +181,14 @@ describe('the Dockerfile', () => {
     assert.match(read('src/cli/commands/serve.ts'), /process\.once\('SIGTERM'/);
   });
 
+  it('shows a working run command in its header: published on 127.0.0.1, with the model server named', () => {
+    const header = read('Dockerfile').split('\n').filter((line) => line.startsWith('#')).map((line) => line.replace(/^#\s?/, '')).join('\n');
+    const command = /docker run [^`(]*?inkwell$/m.exec(header.replace(/\\\n\s*/g, ' '))?.[0] ?? '';
+    assert.match(command, /-p 127\.0\.0\.1:8080:8080/);
+    assert.match(command, /-e INKWELL_UPSTREAM_BASE_URL=http:\/\/host\.docker\.internal:\d+\/v1/);
+    assert.match(command, /--add-host=host\.docker\.internal:host-gateway/);
+  });
+
   it('listens on all interfaces on the exposed port and keeps SQLite on the /data volume', () => {
     const env = imageEnv();
     assert.equal(env.INKWELL_HOST, '0.0.0.0');
@@ -218,8 +226,14 @@ const services = compose.services;
 const replicas = Object.entries(services).filter(([, s]) => s.build !== undefined || s.image?.startsWith('inkwell'));
 const settingEnv = new Set([...SETTINGS.map((s) => s.env), 'DATABASE_URL', 'REDIS_URL']);
 
-/** A compose value with `${NAME:-default}` / `${NAME}` interpolated as if none of them were set. */
-const interpolated = (value: string) => String(value).replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_, fallback: string | undefined) => fallback ?? '');
+/**
+ * A compose value with `${NAME:-default}` / `${NAME}` interpolated as if none of them were set, and
+ * a required `${NAME:?message}` as if it were (to `set-by-operator`): compose refuses to start otherwise.
+ */
+const interpolated = (value: string) =>
+  String(value)
+    .replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'set-by-operator')
+    .replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_, fallback: string | undefined) => fallback ?? '');
 
 /** The configuration a replica would run with: its environment through the real loader. */
 function replicaConfig(service: Service) {
@@ -262,6 +276,25 @@ describe('compose.yaml', () => {
   it('keeps replicas reachable only through the proxy, whose forwarded headers they trust', () => {
     for (const [name, service] of replicas) assert.equal(service.ports, undefined, `${name} publishes no port`);
     assert.ok(services.proxy?.ports?.length, 'the proxy publishes a port');
+  });
+
+  it('publishes the proxy on 127.0.0.1 unless INKWELL_BIND says otherwise', () => {
+    assert.deepEqual((services.proxy?.ports ?? []).map(interpolated), ['127.0.0.1:8080:80']);
+    assert.match(String(services.proxy?.ports?.[0]), /^\$\{INKWELL_BIND:-127\.0\.0\.1\}:/);
+  });
+
+  it('refuses to start without POSTGRES_PASSWORD: no default password anywhere', () => {
+    const text = read('compose.yaml');
+    const uses = [...text.matchAll(/\$\{POSTGRES_PASSWORD([^}]*)\}/g)].map((match) => match[1]!);
+    assert.ok(uses.length >= 2, 'the database and the replicas both read it');
+    for (const use of uses) assert.match(use, /^:\?/, `\${POSTGRES_PASSWORD${use}} must be required`);
+  });
+
+  it('.env.example names every variable compose.yaml reads, and nothing else', () => {
+    const read_ = new Set([...read('compose.yaml').matchAll(/\$\{([A-Z0-9_]+)/g)].map((match) => match[1]!));
+    const example = new Set(read('.env.example').split('\n').flatMap((line) => /^([A-Z0-9_]+)=/.exec(line)?.[1] ?? []));
+    assert.deepEqual([...example].sort(), [...read_].sort());
+    assert.match(read('.env.example'), /^POSTGRES_PASSWORD=$/m, 'no example password to forget to change');
   });
 
   it('starts replicas after healthy PostgreSQL and Redis, and the proxy after ready replicas', () => {
