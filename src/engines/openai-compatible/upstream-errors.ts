@@ -26,14 +26,21 @@ export interface MappedFailure {
  * a 200 that is no completion, or an answer over its limit (the same request gets the same).
  * Messages name no address and echo no upstream body.
  */
+/**
+ * Said when the model's server does not answer: retrying helps only once it is back, and whoever
+ * runs the service is told where to look (the log names the address; the client never sees it).
+ */
+const UNREACHABLE = "The model's server is not reachable. Whoever runs this service: see docs/models.md, Failures (the log names the address tried).";
+const UNREACHABLE_IN_TIME = "The model's server is not reachable in time (no connection within its connect timeout). Whoever runs this service: see docs/models.md, Failures.";
+
 export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
   const failure: UpstreamFailure = error.failure;
   const base = { retryable: false, waitSeconds: 0, misconfigured: false };
   switch (failure.kind) {
     case 'connect':
-      return { ...base, retryable: true, error: new ApiError('model_unavailable', { message: 'The model server could not be reached; retry shortly.', retryAfter: 5, cause: error }) };
+      return { ...base, retryable: true, error: new ApiError('model_unavailable', { message: UNREACHABLE, retryAfter: 5, cause: error }) };
     case 'connect-timeout':
-      return { ...base, error: new ApiError('model_unavailable', { message: 'The model server could not be reached in time; retry shortly.', retryAfter: 5, cause: error }) };
+      return { ...base, error: new ApiError('model_unavailable', { message: UNREACHABLE_IN_TIME, retryAfter: 5, cause: error }) };
     case 'status': {
       const { status, retryAfterSeconds } = failure;
       if (status === 429) {

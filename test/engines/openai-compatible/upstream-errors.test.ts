@@ -56,6 +56,15 @@ describe('mapUpstreamFailure', () => {
     assert.match(mapUpstreamFailure(new UpstreamError(status(404))).configurationHint!, /options\.model and base_url/);
   });
 
+  it('says an unreachable server is the model server\'s, not a reason to retry blindly, and where whoever runs the service looks', () => {
+    for (const kind of ['connect', 'connect-timeout'] as const) {
+      const { message } = mapUpstreamFailure(new UpstreamError({ kind })).error;
+      assert.match(message, /^The model's server is not reachable/);
+      assert.match(message, /docs\/models\.md, Failures/);
+      assert.doesNotMatch(message, /retry shortly|127\.0\.0\.1|http:/);
+    }
+  });
+
   it("names the output limit as the operator wrote it: whole MiB or KiB, else bytes", () => {
     const message = (limitBytes: number) => mapUpstreamFailure(new UpstreamError({ kind: 'oversize', limitBytes })).error.message;
     assert.match(message(2 * 1024 * 1024), /limit of 2 MiB\./);
