@@ -225,15 +225,19 @@ export const ConfigSchema = Type.Object(
           default: 'no-payload-storage',
           description: "Sent as X-Inkwell-Data-Policy on responses to live project keys: the operator's name for its data policy.",
         }),
-        metadata_retention_seconds: Type.Integer({
-          minimum: 0,
-          default: 31_536_000,
-          description: 'Sent as X-Inkwell-Metadata-Retention-Seconds on responses to live project keys: how long request metadata is kept, in seconds (default one year; declared, not enforced).',
-        }),
-        upstream_zero_data_retention: Type.Boolean({
-          default: true,
-          description: "Sent as X-Inkwell-Zero-Data-Retention on responses to live project keys: the operator's declaration that the upstream model servers retain no data.",
-        }),
+        metadata_retention_seconds: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            description:
+              'Accepted and not sent: request metadata (ids, key, model, amounts) is kept until deleted, so no retention header is sent until one is enforced.',
+          }),
+        ),
+        upstream_zero_data_retention: Type.Optional(
+          Type.Boolean({
+            description:
+              "Sent as X-Inkwell-Zero-Data-Retention on responses to live project keys, only when set: the operator's declaration that the upstream model servers retain no data (the service cannot know it).",
+          }),
+        ),
       },
       { additionalProperties: false, default: {}, description: 'What the data-posture headers on responses to live project keys declare; prompts, inputs and outputs are never stored.' },
     ),

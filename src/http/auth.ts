@@ -11,17 +11,17 @@ declare module 'fastify' {
 }
 
 /**
- * Response headers that state what the service does with live data: it never stores prompts,
- * inputs or outputs; it keeps request metadata (ids, key, model, amounts) for the configured
- * retention; whether the upstream model server retains data is the operator's declaration.
+ * Response headers that state what the service does with live data, and only what is true: it
+ * never stores prompts, inputs or outputs. Whether the upstream model server retains data is the
+ * operator's declaration, sent only when the operator made it. No metadata-retention header: the
+ * service keeps request metadata until it is deleted, and claims no period it does not enforce.
  */
 export function dataPostureHeaders(config: Config): Record<string, string> {
   const posture = config.data_posture;
   return {
     'X-Inkwell-Data-Policy': posture.policy,
     'X-Inkwell-Payload-Capture': 'none',
-    'X-Inkwell-Metadata-Retention-Seconds': String(posture.metadata_retention_seconds),
-    'X-Inkwell-Zero-Data-Retention': String(posture.upstream_zero_data_retention),
+    ...(posture.upstream_zero_data_retention === undefined ? {} : { 'X-Inkwell-Zero-Data-Retention': String(posture.upstream_zero_data_retention) }),
   };
 }
 

@@ -109,8 +109,9 @@ describe('authentication and authorization on every endpoint', () => {
     const live = await h.request('GET', '/v1/models', { key: h.keys.live });
     assert.equal(live.headers.get('x-inkwell-environment'), 'live');
     assert.equal(live.headers.get('x-inkwell-payload-capture'), 'none');
-    assert.equal(live.headers.get('x-inkwell-zero-data-retention'), 'true');
-    assert.match(live.headers.get('x-inkwell-metadata-retention-seconds') ?? '', /^\d+$/);
+    // Nothing the operator did not declare, and no retention the service does not enforce.
+    assert.equal(live.headers.get('x-inkwell-zero-data-retention'), null);
+    assert.equal(live.headers.get('x-inkwell-metadata-retention-seconds'), null);
     assert.ok(live.headers.get('x-inkwell-data-policy'));
     const unauthenticated = await h.request('GET', '/v1/models', { key: null });
     assert.equal(unauthenticated.headers.get('x-inkwell-environment'), null);
@@ -134,4 +135,20 @@ describe('authentication and authorization on every endpoint', () => {
     const after = (await h.store.organizations.get(h.organizationId))!.balance_millicents;
     assert.equal(before - after, h.config.billing.millicents_per_credit);
   });
+});
+
+describe('the data-posture headers state what the operator declared, both ways', () => {
+  for (const declared of [true, false]) {
+    it(`upstream_zero_data_retention: ${declared} → X-Inkwell-Zero-Data-Retention: ${declared}, on live keys only`, async () => {
+      const h = await startHarness({ config: { data_posture: { upstream_zero_data_retention: declared } } });
+      try {
+        const live = await h.request('GET', '/v1/models', { key: h.keys.live });
+        assert.equal(live.headers.get('x-inkwell-zero-data-retention'), String(declared));
+        const test = await h.request('GET', '/v1/models', { key: h.keys.test });
+        assert.equal(test.headers.get('x-inkwell-zero-data-retention'), null);
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });
