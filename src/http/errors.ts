@@ -101,7 +101,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const apiError = toApiError(error);
     if (apiError.code === 'server_error') request.log.error({ err: error }, 'unexpected failure');
-    else if (apiError.status >= 500) request.log.warn({ err: apiError.cause ?? apiError, code: apiError.code }, apiError.message);
+    // A model server that is down is logged by its engine once per change (upstream-log.ts), not
+    // once per request; the completion line still records each request's 503.
+    else if (apiError.status >= 500 && apiError.code !== 'model_unavailable') request.log.warn({ err: apiError.cause ?? apiError, code: apiError.code }, apiError.message);
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler((request, reply) => {

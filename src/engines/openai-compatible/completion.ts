@@ -1,9 +1,9 @@
 import type { SafeSvg } from '../../svg/safe-svg.ts';
-import type { Logger } from 'pino';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { resultOf, upstreamCall } from './upstream-call.ts';
 import type { CompletionDelta, UpstreamClient, UpstreamUsage } from './upstream-client.ts';
+import type { UpstreamLog } from './upstream-log.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -43,8 +43,7 @@ export interface CallContext {
   signal: AbortSignal;
   firstTokenTimeoutMs: number;
   deadlineAt: number;
-  logger?: Logger;
-  modelId: string;
+  log: UpstreamLog;
 }
 
 /**
@@ -54,7 +53,7 @@ export interface CallContext {
  */
 export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: CallEvent) => void): Promise<CallResult> {
   let attempt: Attempt | undefined;
-  const policy = { signal: context.signal, logger: context.logger, modelId: context.modelId, streamOptions: context.stream };
+  const policy = { signal: context.signal, log: context.log, streamOptions: context.stream };
   return resultOf(
     upstreamCall(
       policy,

@@ -23,6 +23,7 @@ import { localUsage, outputBudget, supportedSampling, type CountTokens } from '.
 import { responsesTokenBounds, svgTokenBounds } from './cost.ts';
 import { jobSignal } from './upstream-call.ts';
 import { UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
+import { UpstreamLog } from './upstream-log.ts';
 
 /** What the engine needs from the rest of the service. */
 export interface OpenAiCompatibleServices {
@@ -75,14 +76,15 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
     onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, report)),
   });
   const limit = new ConcurrencyLimit(options.max_concurrency);
-  const engine = new OpenAiCompatibleEngine(entry, options, client, limit, services);
+  const log = new UpstreamLog(services.logger, entry.id, options.base_url);
+  const engine = new OpenAiCompatibleEngine(entry, options, client, limit, log, services);
   return {
     runSvg: (job) => engine.run(job),
     tokenBounds: (job) => svgTokenBounds(job, entry, options),
     responsesTokenBounds: (request, images) => responsesTokenBounds(request, images, entry, options),
     // POST /v1/responses: translated to Chat Completions, or passed through (options.responses_api).
     respond: (job) =>
-      runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, countTokens: (texts, signal) => services.renderer.countTokens(texts, signal), logger: services.logger }, job),
+      runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, countTokens: (texts, signal) => services.renderer.countTokens(texts, signal), log }, job),
   };
 }
 
@@ -92,6 +94,7 @@ class OpenAiCompatibleEngine {
     private readonly options: OpenAiCompatibleOptions,
     private readonly client: UpstreamClient,
     private readonly limit: ConcurrencyLimit,
+    private readonly log: UpstreamLog,
     private readonly services: OpenAiCompatibleServices,
   ) {}
 
@@ -187,8 +190,7 @@ class OpenAiCompatibleEngine {
       signal,
       firstTokenTimeoutMs: this.options.first_token_timeout_ms,
       deadlineAt: Date.now() + this.options.total_timeout_ms,
-      logger: this.services.logger,
-      modelId: this.entry.id,
+      log: this.log,
     };
   }
 

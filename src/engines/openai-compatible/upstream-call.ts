@@ -1,14 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from 'pino';
 import { FINISHED, UpstreamError } from './upstream-client.ts';
 import { mapUpstreamFailure, refusedParameter } from './upstream-errors.ts';
+import type { UpstreamLog } from './upstream-log.ts';
 
-/** What every upstream call of a job shares: who to log as, and the signal that ends them all. */
+/** What every upstream call of a job shares: where it logs, and the signal that ends them all. */
 export interface CallPolicy {
   signal: AbortSignal;
-  logger?: Logger;
-  /** The catalog entry, for the logs. */
-  modelId: string;
+  log: UpstreamLog;
   /** The call asks for `stream_options` (Chat Completions streams): dropped once for a server that refuses it. */
   streamOptions: boolean;
 }
@@ -29,7 +27,9 @@ export async function* upstreamCall<E, R>(policy: CallPolicy, attempt: Attempt<E
   let retried = false;
   for (;;) {
     try {
-      return yield* attempt(streamOptions);
+      const result = yield* attempt(streamOptions);
+      policy.log.answered();
+      return result;
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       if (streamOptions && refusedParameter(error, 'stream_options')) {
@@ -37,8 +37,7 @@ export async function* upstreamCall<E, R>(policy: CallPolicy, attempt: Attempt<E
         continue;
       }
       const mapped = mapUpstreamFailure(error);
-      if (mapped.misconfigured) policy.logger?.error({ err: error, model: policy.modelId }, mapped.configurationHint ?? 'the model entry is misconfigured');
-      else policy.logger?.warn({ err: error, model: policy.modelId }, 'upstream call failed');
+      policy.log.failed(error, mapped);
       if (mapped.retryable && !retried && !forwarded()) {
         retried = true;
         if (mapped.waitSeconds > 0) await sleep(mapped.waitSeconds * 1000, undefined, { signal: policy.signal });

@@ -4,6 +4,7 @@ import { ApiError } from '../../../src/contract/errors.ts';
 import { runCall, type CallContext, type CallEvent, type CallSpec } from '../../../src/engines/openai-compatible/completion.ts';
 import { UpstreamClient } from '../../../src/engines/openai-compatible/upstream-client.ts';
 import { startFakeUpstream, type FakeUpstream } from '../../fakes/upstream.ts';
+import { UpstreamLog } from '../../../src/engines/openai-compatible/upstream-log.ts';
 
 // One completion against the scripted upstream: the body sent, the answer and reasoning read
 // back, and the one retry, made only while nothing of the attempt reached the client.
@@ -36,7 +37,7 @@ function context(overrides: Partial<CallContext> = {}): CallContext {
     signal: new AbortController().signal,
     firstTokenTimeoutMs: 5_000,
     deadlineAt: Date.now() + 10_000,
-    modelId: 'up-test',
+    log: new UpstreamLog(undefined, 'up-test', 'http://127.0.0.1'),
     ...overrides,
   };
 }

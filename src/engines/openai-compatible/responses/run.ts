@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { CatalogEntry } from '../../../config/schema.ts';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/responses.ts';
 import type { ResponsesJob } from '../../engine.ts';
@@ -11,6 +10,7 @@ import { ResponseBuilder } from './builder.ts';
 import { ChatAnswerReader, type ChatEnd } from './chat-answer.ts';
 import { toChatRequest, type ChatRequest } from './chat-request.ts';
 import { PassthroughReader, toResponsesBody, type PassthroughEnd } from './passthrough.ts';
+import type { UpstreamLog } from '../upstream-log.ts';
 
 
 export interface ResponsesRunContext {
@@ -22,7 +22,7 @@ export interface ResponsesRunContext {
   countTokens(texts: string[], signal: AbortSignal): Promise<number>;
   /** A checked image as a data: URL of at most `maxSide` pixels a side. */
   referenceImage(ref: import('../../../media/inputs.ts').ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
-  logger?: Logger;
+  log: UpstreamLog;
 }
 
 /**
@@ -53,7 +53,7 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
       const builder = new ResponseBuilder(request, entry.id);
       const deadlineAt = Date.now() + options.total_timeout_ms;
       const call = (body: Record<string, unknown>) => ({ body, signal, firstTokenTimeoutMs: options.first_token_timeout_ms, deadlineAt });
-      const policy = { signal, logger: ctx.logger, modelId: entry.id, streamOptions: chat !== undefined };
+      const policy = { signal, log: ctx.log, streamOptions: chat !== undefined };
       yield* upstreamCall(
         policy,
         async function* (streamOptions) {
