@@ -181,6 +181,11 @@ describe('the inkwell binary', { concurrency: true }, () => {
       for (const secret of secrets) assert.match(secret, SECRET);
       assert.deepEqual(secrets.map((s) => s.slice(0, s.lastIndexOf('_') + 1)), ['sk_test_', 'sk_live_', 'sk_admin_']);
       assert.deepEqual(secretsIn(first.stdout).sort(), [...secrets].sort(), 'no other secret is printed');
+      // Paste-ready lines for the names the docs use, and where the pages are.
+      const exports = [...banner.matchAll(/^ {2}export (SK_\w+)=(sk_\S+)$/gm)].map((m) => [m[1], m[2]]);
+      assert.deepEqual(exports, [['SK_TEST', secrets[0]], ['SK_LIVE', secrets[1]], ['SK_ADMIN', secrets[2]]]);
+      assert.match(banner, /^Playground: {2}http:\/\/127\.0\.0\.1:\d+\/ /m);
+      assert.match(banner, /^Reference: {3}http:\/\/127\.0\.0\.1:\d+\/docs$/m);
       const org = /created organization (org_\w+)/.exec(first.stdout)![1]!;
 
       const second = await serve(['--data-dir', cwd], cwd, isReady);

@@ -23,6 +23,11 @@ function bootstrapJson(server: RunningServer, credits: number): string {
   });
 }
 
+/** The shell variable the docs use for a key: SK_TEST, SK_LIVE or SK_ADMIN. */
+function shellName(kind: string, environment: string | null): string {
+  return kind === 'admin' ? 'SK_ADMIN' : `SK_${(environment ?? 'live').toUpperCase()}`;
+}
+
 function banner(server: RunningServer, credits: number): string {
   const bootstrap = server.bootstrap!;
   const width = Math.max(...bootstrap.keys.map((k) => k.label.length));
@@ -34,7 +39,12 @@ function banner(server: RunningServer, credits: number): string {
     '',
     ...bootstrap.keys.map((k) => `  ${k.label.padEnd(width)}  ${k.secret}`),
     '',
-    `Try:  curl -s ${server.url}/v1/models -H "Authorization: Bearer ${bootstrap.keys[0]!.secret}"`,
+    'To use them in this shell, paste:',
+    ...bootstrap.keys.map((k) => `  export ${shellName(k.record.kind, k.record.environment)}=${k.secret}`),
+    '',
+    `Playground:  ${server.url}/      (paste a key; nothing is stored)`,
+    `Reference:   ${server.url}/docs`,
+    `Try:  curl -s ${server.url}/v1/models -H "Authorization: Bearer $SK_TEST"`,
     rule,
   ].join('\n');
 }
