@@ -47,20 +47,21 @@ export function formatTime(ms: number | null): string | null {
 }
 
 /** Why a file could not be read or written, in words (the system's codes are for programmers). */
-const FILE_FAILURES: Record<string, { read: string; write: string }> = {
-  ENOENT: { read: 'no such file', write: 'no such directory' },
-  EACCES: { read: 'permission denied', write: 'permission denied' },
-  EPERM: { read: 'permission denied', write: 'permission denied' },
-  EISDIR: { read: 'it is a directory', write: 'it is a directory' },
-  ENOTDIR: { read: 'a part of the path is not a directory', write: 'a part of the path is not a directory' },
-  ENOSPC: { read: 'no space left on the device', write: 'no space left on the device' },
-  EROFS: { read: 'read-only file system', write: 'read-only file system' },
+const FILE_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
 };
 
 /** `cannot read PATH: no such file` (or write): the message of a failed file access, for stderr. */
 export function fileFailure(access: 'read' | 'write', path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code !== undefined && Object.hasOwn(FILE_FAILURES, code) ? FILE_FAILURES[code]![access] : (error as Error).message;
+  // A missing path is the file when reading, its folder when writing (the file is to be created).
+  const missing = access === 'read' ? 'no such file' : 'no such directory';
+  const why = code === 'ENOENT' ? missing : code !== undefined && Object.hasOwn(FILE_FAILURES, code) ? FILE_FAILURES[code]! : (error as Error).message;
   return `cannot ${access} ${path}: ${why}`;
 }
 
