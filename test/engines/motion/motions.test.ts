@@ -8,7 +8,7 @@ import { SHEET_MARK } from '../../../src/engines/motion/output.ts';
 import { animationTiming } from '../../../src/svg/animation/timing.ts';
 import { parseSvg } from '../../../src/svg/parse.ts';
 import { finishSvg } from '../../../src/svg/pipeline.ts';
-import { walk } from '../../../src/svg/sanitize.ts';
+import { walk } from '../../../src/svg/tree.ts';
 import { blockLuminance, framePixels, maxDiff, maxFlashesPerSecond, paintOutside, render, restTimes, timesOver } from './check.ts';
 import { CART, HEART, MOTION_CASES, WHEEL } from './drawings.ts';
 
