@@ -62,6 +62,26 @@ describe('the browser pages', () => {
     assert.match(parser.text, /export\s*\{[^}]*createParser/);
   });
 
+  it('tags every page and asset, and answers a revalidation of an unchanged one with 304 and no body', async () => {
+    for (const path of ['/', '/docs', '/playground/main.js', '/docs/assets/swagger-ui/swagger-ui.css', '/playground/vendor/eventsource-parser.js']) {
+      const first = await h.request('GET', path, { key: null });
+      const etag = first.headers.get('etag') ?? '';
+      assert.match(etag, /^"[\w-]{27}"$/, path);
+      assert.equal(first.headers.get('cache-control'), 'no-cache', path);
+      const again = await h.request('GET', path, { key: null, headers: { 'if-none-match': `"other", W/${etag}` } });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.text, '', path);
+      assert.equal(again.headers.get('etag'), etag, path);
+      const changed = await h.request('GET', path, { key: null, headers: { 'if-none-match': '"other"' } });
+      assert.equal(changed.status, 200, path);
+      assert.equal(changed.text, first.text, path);
+    }
+    const head = await h.request('HEAD', '/playground/main.js', { key: null });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type') ?? '', /javascript/);
+    assert.equal(head.text, '');
+  });
+
   it('configures Swagger UI without the validator badge, which would call validator.swagger.io', async () => {
     const init = await h.request('GET', '/docs/assets/docs-init.js', { key: null });
     assert.match(init.text, /validatorUrl:\s*null/);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   DOCS_DIR,
   PLAYGROUND_DIR,
@@ -11,17 +11,42 @@ import {
 } from '../pages/page-files.ts';
 import { PAGE_SECURITY_HEADERS } from '../pages/security-headers.ts';
 
-/** Static folders serve files only: no index page, no listing, no dotfiles. */
-const ASSETS = { decorateReply: false, index: false, list: false, dotfiles: 'ignore', redirect: false } as const;
+/** The asset types the pages use; a file of any other type in those folders is not served. */
+const ASSET_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
-/** The pages' HTML is served from memory; a folder holds only scripts, styles and images. */
-const isAsset = (pathName: string) => /\.(?:js|css|svg)$/.test(pathName);
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+function asset(body: Buffer | string, type: string): Asset {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return { body: bytes, type, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+}
+
+/** The scripts, styles and images of one folder (not its subfolders), by file name. */
+function folderAssets(dir: string, only?: ReadonlySet<string>): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const type = ASSET_TYPES[extname(entry.name)];
+    if (!entry.isFile() || !type || entry.name.startsWith('.') || (only && !only.has(entry.name))) continue;
+    assets.set(entry.name, asset(readFileSync(join(dir, entry.name)), type));
+  }
+  return assets;
+}
 
 /**
  * The browser pages: the playground at GET / and the API reference at GET /docs, with their
  * assets. They need no key (the playground asks for one and keeps it in the tab's memory), are
  * neither authenticated nor rate-limited, and an unknown asset is the API's usual 404 envelope.
- * Files are read from the package: the pages' own, and the browser builds of npm packages.
+ * Every file is read from the package once, at start, and served from memory by its exact name:
+ * a fixed set of a few files, so no path from a request ever reaches the file system. Each has
+ * an ETag, and `Cache-Control: no-cache` makes a browser revalidate it (a 304 when unchanged).
  */
 export function registerPageRoutes(app: FastifyInstance): void {
   app.register(playgroundPages);
@@ -30,26 +55,24 @@ export function registerPageRoutes(app: FastifyInstance): void {
 
 async function playgroundPages(scope: FastifyInstance): Promise<void> {
   sendSecurityHeaders(scope);
-  const page = readFileSync(join(PLAYGROUND_DIR, 'index.html'), 'utf8');
-  const parser = eventSourceParserModule();
-  scope.get('/', async (_request, reply) => sendPage(reply, page));
-  scope.get('/playground/vendor/eventsource-parser.js', async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(parser),
-  );
-  await scope.register(fastifyStatic, { ...ASSETS, root: PLAYGROUND_DIR, prefix: '/playground/', allowedPath: isAsset });
+  const page = asset(readFileSync(join(PLAYGROUND_DIR, 'index.html')), 'text/html; charset=utf-8');
+  const assets = folderAssets(PLAYGROUND_DIR);
+  assets.set('vendor/eventsource-parser.js', asset(eventSourceParserModule(), ASSET_TYPES['.js']!));
+  scope.get('/', async (request, reply) => send(request, reply, page));
+  serveAssets(scope, '/playground/', assets);
 }
 
 async function referencePages(scope: FastifyInstance): Promise<void> {
   sendSecurityHeaders(scope);
-  const page = readFileSync(join(DOCS_DIR, 'index.html'), 'utf8');
-  scope.get('/docs', async (_request, reply) => sendPage(reply, page));
-  await scope.register(fastifyStatic, { ...ASSETS, root: DOCS_DIR, prefix: '/docs/assets/', allowedPath: isAsset });
-  await scope.register(fastifyStatic, {
-    ...ASSETS,
-    root: swaggerUiDir(),
-    prefix: '/docs/assets/swagger-ui/',
-    allowedPath: (pathName: string) => SWAGGER_UI_FILES.has(pathName.replace(/^\//, '')),
-  });
+  const page = asset(readFileSync(join(DOCS_DIR, 'index.html')), 'text/html; charset=utf-8');
+  scope.get('/docs', async (request, reply) => send(request, reply, page));
+  serveAssets(scope, '/docs/assets/', folderAssets(DOCS_DIR));
+  serveAssets(scope, '/docs/assets/swagger-ui/', folderAssets(swaggerUiDir(), SWAGGER_UI_FILES));
+}
+
+/** One GET route per asset (HEAD comes with it); any other path under the prefix is the 404 envelope. */
+function serveAssets(scope: FastifyInstance, prefix: string, assets: Map<string, Asset>): void {
+  for (const [name, file] of assets) scope.get(prefix + name, async (request, reply) => send(request, reply, file));
 }
 
 function sendSecurityHeaders(scope: FastifyInstance): void {
@@ -58,6 +81,17 @@ function sendSecurityHeaders(scope: FastifyInstance): void {
   });
 }
 
-function sendPage(reply: FastifyReply, html: string): FastifyReply {
-  return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
+function send(request: FastifyRequest, reply: FastifyReply, file: Asset): FastifyReply {
+  reply.header('Cache-Control', 'no-cache').header('ETag', file.etag);
+  if (matchesETag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  return reply.type(file.type).send(file.body);
+}
+
+/** If-None-Match: `*`, or a comma-separated list of tags, weak ones (W/) compared weakly as RFC 9110 says. */
+function matchesETag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
 }
