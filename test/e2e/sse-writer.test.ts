@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { get } from 'node:http';
 import Fastify from 'fastify';
 import { writeEventStream, type SseFrame } from '../../src/http/sse.ts';
 
@@ -59,6 +60,43 @@ describe('the SSE writer', () => {
     try {
       const text = await (await fetch(url)).text();
       assert.equal(text, 'event: a\ndata: {"n":1}\n\nevent: error\ndata: {"type":"error"}\n\ndata: [DONE]\n\n');
+    } finally {
+      await app.close();
+    }
+  });
+  it('holds the producer back while the client does not read, then delivers every frame and [DONE]', async () => {
+    const FRAMES = 400;
+    const payload = 'x'.repeat(64 * 1024);
+    let produced = 0;
+    async function* producer(): AsyncGenerator<SseFrame> {
+      while (produced < FRAMES) yield { event: 'chunk', data: { n: ++produced, payload } };
+    }
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      const frames = producer();
+      const first = await frames.next();
+      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: {} }));
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      let producedWhileStalled = 0;
+      const body = await new Promise<string>((resolve, reject) => {
+        get(url, (response) => {
+          response.pause();
+          setTimeout(() => {
+            producedWhileStalled = produced;
+            const parts: Buffer[] = [];
+            response.on('data', (part: Buffer) => parts.push(part));
+            response.on('end', () => resolve(Buffer.concat(parts).toString()));
+            response.resume();
+          }, 300);
+        }).on('error', reject);
+      });
+      // 25 MB were there to produce; a stalled reader leaves the producer far short of it.
+      assert.ok(producedWhileStalled < FRAMES / 2, `the producer waited while nothing was read (${producedWhileStalled} frames)`);
+      assert.equal(body.split('event: chunk\n').length - 1, FRAMES);
+      assert.ok(body.endsWith('data: [DONE]\n\n'));
     } finally {
       await app.close();
     }
