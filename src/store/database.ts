@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../config/redact-url.ts';
@@ -10,6 +9,7 @@ import type { LedgerSessions } from './ledger-batch.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { PostgresPreparedQueries, SqlitePreparedQueries, type PreparedQueries } from './prepared.ts';
 import { ConnectionGate, GatedSqliteDriver } from './sqlite-gate.ts';
+import { Sqlite } from './sqlite-driver.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -120,7 +120,7 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, 'inkwell.sqlite');
-  const sqlite = new SqliteDatabase(file);
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   // WAL with FULL: every commit is fsynced before it returns, so an answered request's ledger
   // entries survive a power loss too. Group commit (ledger-batch.ts) pays one fsync per batch.
