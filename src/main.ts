@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { bootstrapIfFirstStart, type BootstrapResult } from './accounts/bootstrap.ts';
 import { buildApp } from './app.ts';
 import { RenderPool } from './engines/render/pool.ts';
@@ -32,7 +33,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, 'log'>, destination?: DestinationStream): Logger {
+/** Tests that collect the lines give a destination and no format. */
+export function createLogger(
+  config: { log: Pick<Config['log'], 'level'> & Partial<Pick<Config['log'], 'format'>> },
+  destination?: DestinationStream,
+): Logger {
   const options: LoggerOptions = {
     level: config.log.level,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.secret'], censor: '[redacted]' },
@@ -40,7 +45,18 @@ export function createLogger(config: Pick<Config, 'log'>, destination?: Destinat
     // The last word on every line, whatever put a key into it (a message, an error, a path).
     hooks: { streamWrite: redactKeys },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return pino(options, readableLogs(config.log.format ?? 'auto') ? prettyLines() : undefined);
+}
+
+/** `auto` reads as lines on a terminal and stays JSON lines for whatever collects a pipe or file. */
+function readableLogs(format: Config['log']['format']): boolean {
+  return format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+}
+
+/** One line per entry, formatted in this thread and written synchronously, as JSON lines are. */
+function prettyLines(): DestinationStream {
+  return pinoPretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 
 export interface StartOptions {

@@ -115,6 +115,7 @@ export const LimitsSchema = Type.Object(
 export type LimitsConfig = Static<typeof LimitsSchema>;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
 /**
  * The configuration file's shape (JSON or YAML, snake_case keys). Defaults fill what is left out;
@@ -139,8 +140,11 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {}, description: 'The HTTP listener of the API.' },
     ),
     log: Type.Object(
-      { level: StringEnum(LOG_LEVELS, { default: 'info' }) },
-      { additionalProperties: false, default: {}, description: 'Logging: JSON lines on stdout.' },
+      {
+        level: StringEnum(LOG_LEVELS, { default: 'info' }),
+        format: StringEnum(LOG_FORMATS, { default: 'auto' }),
+      },
+      { additionalProperties: false, default: {}, description: 'Logging on stdout: JSON lines, or readable lines on a terminal.' },
     ),
     metrics: Type.Object(
       {

@@ -181,6 +181,15 @@ export const SETTINGS: Setting[] = ([
     everyCommand: true,
   },
   {
+    path: 'log.format',
+    env: 'INKWELL_LOG_FORMAT',
+    flag: '--log-format',
+    argument: '<format>',
+    description: 'auto (default: readable lines when stdout is a terminal, JSON lines otherwise), json or pretty.',
+    parse: text,
+    everyCommand: true,
+  },
+  {
     path: 'metrics.port',
     env: 'INKWELL_METRICS_PORT',
     flag: '--metrics-port',
