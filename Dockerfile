@@ -8,7 +8,7 @@
 # then drops the dev dependencies; the runtime stage takes dist/ (code and pages), bin/ and the
 # production node_modules, and no TypeScript source.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 compiles from source when no prebuilt binary matches.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -27,7 +27,7 @@ COPY src ./src
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # tini as PID 1 forwards SIGTERM to `inkwell serve` (which lets in-flight requests finish) and
 # reaps tracer and renderer worker processes should the server itself die.
 RUN apt-get update \

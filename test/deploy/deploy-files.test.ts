@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config/load.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
@@ -29,7 +30,9 @@ const packageJson = JSON.parse(read('package.json')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-const nodeMajor = Number(/(\d+)/.exec(packageJson.engines.node)![1]);
+/** The Node releases `.ci/run` smoke-tests besides the host's own, as `.ci/node-smoke VERSION`. */
+const smokeTested = [...read('.ci/run').matchAll(/^\.ci\/node-smoke (\d+\.\d+\.\d+) /gm)].map((match) => match[1]!);
+const lowestSupported = semver.minVersion(packageJson.engines.node)!.version;
 
 // ---------------------------------------------------------------- Dockerfile
 
@@ -107,11 +110,30 @@ async function probe(script: (port: number) => string, status: number): Promise<
 }
 
 describe('the Dockerfile', () => {
-  it(`builds on and runs the Node major of package.json engines (${packageJson.engines.node}) and .nvmrc`, () => {
+  it('builds on and runs a current Node LTS that CI smoke-tests and package.json engines accepts', () => {
     const froms = all('FROM').map((i) => i.args.split(' ')[0]!).filter((image) => image.startsWith('node:'));
     assert.equal(froms.length, lastStage + 1, 'every stage is a node image');
-    for (const image of froms) assert.match(image, new RegExp(`^node:${nodeMajor}(\\.[\\d.]+)?-bookworm-slim$`), image);
-    if (existsSync(join(ROOT, '.nvmrc'))) assert.equal(Number(/(\d+)/.exec(read('.nvmrc'))![1]), nodeMajor, '.nvmrc');
+    assert.equal(new Set(froms).size, 1, `one image for both stages: ${froms.join(', ')}`);
+    const major = Number(/^node:(\d+)(?:\.[\d.]+)?-bookworm-slim$/.exec(froms[0]!)?.[1]);
+    assert.ok(major >= 22 && major % 2 === 0, `${froms[0]} is an LTS line that is not past its end of life`);
+    assert.ok(smokeTested.some((version) => semver.major(version) === major), `.ci/run smoke-tests Node ${major}: ${smokeTested.join(', ')}`);
+    assert.ok(semver.satisfies(`${major}.0.0`, packageJson.engines.node), `engines ${packageJson.engines.node} accepts Node ${major}`);
+  });
+
+  it('every locked package accepts the lowest supported Node and each smoke-tested one, so npm ci warns of no engine', () => {
+    assert.ok(smokeTested.length >= 2, `.ci/run smoke-tests Node 22 and 24: ${smokeTested.join(', ')}`);
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean; os?: string[]; cpu?: string[] }> };
+    const refusals: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const range = !entry.engines || Array.isArray(entry.engines) ? undefined : entry.engines.node;
+      // npm skips, without a warning, an optional package that refuses the running Node (better-sqlite3
+      // 13 on Node 20) or system (sharp's 32-bit Windows build, which asks for Node 20 only).
+      if (!range || entry.optional) continue;
+      for (const version of [lowestSupported, ...smokeTested]) {
+        if (!semver.satisfies(version, range)) refusals.push(`${path || 'inkwell'} (${range}) refuses Node ${version}`);
+      }
+    }
+    assert.deepEqual(refusals, []);
   });
 
   it('builds dist/ with the dev dependencies and the toolchain better-sqlite3 compiles with, then drops them', () => {
