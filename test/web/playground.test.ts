@@ -6,17 +6,28 @@ import sharp from 'sharp';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { SKIP_BROWSER, launchBrowser, openPage, type WatchedPage } from './page-watch.ts';
 
+/** A model server whose entry lists one sampling field: the playground shows only that one. */
+const PICKY_MODEL = {
+  id: 'picky-svg',
+  engine: 'openai-compatible',
+  operations: ['svg_generate', 'svg_animate'],
+  billing: { kind: 'fixed_credit', credits: { svg_generate: 1, svg_animate: 1 } },
+  supported_sampling_parameters: ['top_p'],
+  options: { base_url: 'http://127.0.0.1:9/v1', model: 'picky' },
+};
+
 /**
  * The playground at GET /, driven in headless Chromium against a real server on 127.0.0.1 with
  * the sandbox (test key): it renders results as images, streams drafts before the final SVG, shows
- * error envelopes, and keeps the key in the tab's memory only.
+ * error envelopes in place of the last outputs, shows and sends only the options a model uses, and
+ * keeps the key in the tab's memory only.
  */
 describe('the playground', { skip: SKIP_BROWSER }, () => {
   let h: Harness;
   let browser: Browser;
 
   before(async () => {
-    h = await startHarness({ config: { sandbox: { slow_stream_delay_ms: 120 } } });
+    h = await startHarness({ config: { sandbox: { slow_stream_delay_ms: 120 }, catalog: { models: [PICKY_MODEL] } } });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -51,6 +62,40 @@ describe('the playground', { skip: SKIP_BROWSER }, () => {
   }
 
   const finals = (page: Page) => page.locator('.output[data-state="final"]');
+
+  /** The option fields the page shows (and would send) for the current tab and model, by name. */
+  const shownOptions = (page: Page) =>
+    page.evaluate<string[]>(`[...document.querySelectorAll('#options [name]')].filter((field) => !field.closest('[hidden]')).map((field) => field.name)`);
+
+  /** Picks a tab, then a model on it. */
+  async function choose(page: Page, operation: string, model: string) {
+    await page.click(`[role="tab"][data-op="${operation}"]`);
+    await page.selectOption('#model', model);
+  }
+
+  /** Runs, and answers the request body sent. */
+  async function runAndReadBody(page: Page, path: string): Promise<Record<string, unknown>> {
+    const sent = page.waitForRequest((request) => request.url().endsWith(path));
+    const answered = page.waitForResponse((response) => response.url().endsWith(path));
+    await page.click('#run-button');
+    const body = (await sent).postDataJSON() as Record<string, unknown>;
+    assert.equal((await answered).status(), 200, path);
+    await page.locator('#summary-status[data-kind="succeeded"]').waitFor();
+    return body;
+  }
+
+  async function dropImage(page: Page) {
+    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#e4572e' } }).png().toBuffer();
+    // A drop: a DataTransfer carrying the file, as the browser builds one when a file is dropped.
+    const transfer = await page.evaluateHandle(`(() => {
+      const bytes = Uint8Array.from(atob(${JSON.stringify(png.toString('base64'))}), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'square.png', { type: 'image/png' }));
+      return data;
+    })()`);
+    await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: transfer });
+    await page.locator('#image-preview[src^="blob:"]').waitFor();
+  }
 
   it('runs a sandbox generation and renders its SVG as an image, with request id and credits', async () => {
     const watched = await playground();
@@ -164,19 +209,10 @@ describe('the playground', { skip: SKIP_BROWSER }, () => {
     const watched = await playground();
     const { page } = watched;
     await setStream(page, false);
-    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: '#e4572e' } }).png().toBuffer();
 
     await page.click('[role="tab"][data-op="vectorize"]');
     await page.locator('#model option[value="inkwell-trace"]').waitFor({ state: 'attached' });
-    // A drop: a DataTransfer carrying the file, as the browser builds one when a file is dropped.
-    const transfer = await page.evaluateHandle(`(() => {
-      const bytes = Uint8Array.from(atob(${JSON.stringify(png.toString('base64'))}), (c) => c.charCodeAt(0));
-      const data = new DataTransfer();
-      data.items.add(new File([bytes], 'square.png', { type: 'image/png' }));
-      return data;
-    })()`);
-    await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: transfer });
-    await page.locator('#image-preview[src^="blob:"]').waitFor();
+    await dropImage(page);
     await page.click('#run-button');
     await finals(page).locator('img.output-image.shown').waitFor();
 
@@ -193,6 +229,149 @@ describe('the playground', { skip: SKIP_BROWSER }, () => {
     assert.equal(await page.locator('[role="tab"][data-op="edit"]').getAttribute('aria-selected'), 'true');
     assert.match(await page.locator('textarea[name="svg"]').inputValue(), /^<svg/);
     await assertWellBehaved(watched);
+  });
+
+  it('replaces the last output with a new error: a bad key after Forget, a run that fails before any output', async () => {
+    const watched = await playground();
+    const { page } = watched;
+    await setStream(page, false);
+    await page.fill('input[name="generate.n"]', '1');
+    await page.click('#run-button');
+    await finals(page).waitFor();
+
+    await page.click('#forget-key');
+    await page.fill('#key-input', 'sk_test_not-a-real-key');
+    await page.click('#key-form button[type="submit"]');
+    await page.locator('#error-code', { hasText: 'invalid_api_key' }).waitFor();
+    assert.equal(await page.locator('#outputs .output').count(), 0, 'no output of the last run under the 401');
+    assert.match(await page.locator('#summary-status').innerText(), /Failed · 401/);
+    assert.equal(await page.locator('#empty').isVisible(), true);
+
+    // With a working key again: a run that fails before any output leaves none from the last run.
+    await page.fill('#key-input', h.keys.test);
+    await page.click('#key-form button[type="submit"]');
+    await page.locator('#model option[value="local-svg"]').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('#error').isVisible(), false, 'the key check cleared the 401');
+    await page.click('#run-button');
+    await finals(page).waitFor();
+    await page.fill('input[name="generate.n"]', '17');
+    await page.click('#run-button');
+    await page.locator('#error-param', { hasText: 'n' }).waitFor();
+    assert.equal(await page.locator('#outputs .output').count(), 0, 'no output of the last run under the 400');
+    await assertWellBehaved(watched, [/401 \(Unauthorized\)/, /400 \(Bad Request\)/]);
+  });
+
+  it('shows the sandbox [mock:…] hint with a test key only', async () => {
+    const watched = await playground(null);
+    const { page } = watched;
+    const hint = page.locator('#mock-hint');
+    assert.equal(await hint.isVisible(), false, 'no key');
+    await page.fill('#key-input', h.keys.test);
+    await page.click('#key-form button[type="submit"]');
+    await hint.waitFor();
+    assert.match(await hint.innerText(), /\[mock:slow-stream\]/);
+
+    await page.click('#forget-key');
+    assert.equal(await hint.isVisible(), false, 'forgotten key');
+    await page.fill('#key-input', h.keys.live);
+    await page.click('#key-form button[type="submit"]');
+    await page.locator('#key-hint', { hasText: /^sk_live_/ }).waitFor();
+    await page.locator('#model option[value="local-svg"]').waitFor({ state: 'attached' });
+    assert.equal(await hint.isVisible(), false, 'live key');
+    assert.ok(!(await page.locator('body').innerText()).includes('[mock:'), 'no directive anywhere on the page');
+    await assertWellBehaved(watched);
+  });
+
+  it('shows each tab the options its model uses, from the catalog, with what reasoning effort does', async () => {
+    const watched = await playground();
+    const { page } = watched;
+    await page.click('#options summary');
+    const effortLabel = page.locator('#effort-label');
+
+    await choose(page, 'generate', 'local-svg');
+    assert.deepEqual(await shownOptions(page), ['reasoning_effort', 'temperature', 'top_p', 'presence_penalty', 'max_output_tokens', 'viewbox.width', 'viewbox.height']);
+    assert.equal(await effortLabel.innerText(), 'Reasoning effort');
+    assert.match(await page.locator('#effort-note').innerText(), /reasoning model/);
+    // A model server takes only the sampling fields its entry lists.
+    await choose(page, 'generate', PICKY_MODEL.id);
+    assert.deepEqual(await shownOptions(page), ['reasoning_effort', 'top_p', 'max_output_tokens', 'viewbox.width', 'viewbox.height']);
+
+    // The tracer ignores sampling and token caps; reasoning_effort is its detail level.
+    await choose(page, 'vectorize', 'inkwell-trace');
+    assert.deepEqual(await shownOptions(page), ['reasoning_effort', 'viewbox.width', 'viewbox.height']);
+    assert.equal(await effortLabel.innerText(), 'Trace detail');
+    assert.match(await page.locator('#effort-note').innerText(), /512 px/);
+
+    await choose(page, 'edit', 'local-svg');
+    assert.deepEqual(await shownOptions(page), ['reasoning_effort', 'temperature', 'max_output_tokens', 'edit.max_review_steps']);
+    await choose(page, 'animate', 'local-svg');
+    assert.deepEqual(await shownOptions(page), ['reasoning_effort', 'temperature', 'max_output_tokens']);
+    // The animator uses none of them: the panel goes.
+    await choose(page, 'animate', 'inkwell-motion');
+    assert.deepEqual(await shownOptions(page), []);
+    assert.equal(await page.locator('#options').isVisible(), false);
+    await assertWellBehaved(watched);
+  });
+
+  it('sends only the options shown', async () => {
+    const watched = await playground();
+    const { page } = watched;
+    await setStream(page, false);
+    await page.click('#options summary');
+    await page.fill('input[name="generate.n"]', '1');
+    await choose(page, 'generate', 'local-svg');
+    await page.selectOption('select[name="reasoning_effort"]', 'high');
+    await page.fill('input[name="temperature"]', '0.3');
+    await page.fill('input[name="top_p"]', '0.9');
+    await page.fill('input[name="presence_penalty"]', '0.5');
+    await page.fill('input[name="max_output_tokens"]', '900');
+    const pick = (body: Record<string, unknown>) =>
+      Object.fromEntries(['reasoning_effort', 'temperature', 'top_p', 'presence_penalty', 'max_output_tokens', 'settings'].filter((k) => k in body).map((k) => [k, body[k]]));
+
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/generations')), {
+      reasoning_effort: 'high',
+      temperature: 0.3,
+      top_p: 0.9,
+      presence_penalty: 0.5,
+      max_output_tokens: 900,
+    });
+    await choose(page, 'generate', PICKY_MODEL.id);
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/generations')), { reasoning_effort: 'high', top_p: 0.9, max_output_tokens: 900 });
+
+    await choose(page, 'vectorize', 'inkwell-trace');
+    await dropImage(page);
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/vectorizations')), { reasoning_effort: 'high' });
+
+    await choose(page, 'edit', 'local-svg');
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/edits')), {
+      reasoning_effort: 'high',
+      settings: { temperature: 0.3, max_output_tokens: 900 },
+    });
+    await choose(page, 'animate', 'local-svg');
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/animations')), { reasoning_effort: 'high', temperature: 0.3, max_output_tokens: 900 });
+    await choose(page, 'animate', 'inkwell-motion');
+    assert.deepEqual(pick(await runAndReadBody(page, '/v1/svgs/animations')), {});
+    await assertWellBehaved(watched);
+  });
+
+  it('ends every error text with one period', async () => {
+    const watched = await playground();
+    const { page } = watched;
+    await setStream(page, false);
+    // An envelope whose message already ends with a period, and had one more appended.
+    await page.route('**/v1/svgs/generations', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ status: 502, code: 'model_error', message: 'The model server failed..' }) }),
+    );
+    await page.click('#run-button');
+    await page.locator('#error-code', { hasText: 'model_error' }).waitFor();
+    assert.equal(await page.locator('#error-message').innerText(), 'The model server failed.');
+    // No answer at all: the browser's reason, as one sentence.
+    await page.unroute('**/v1/svgs/generations');
+    await page.route('**/v1/svgs/generations', (route) => route.abort('connectionrefused'));
+    await page.click('#run-button');
+    await page.locator('#error-code', { hasText: 'no_answer' }).waitFor();
+    assert.match(await page.locator('#error-message').innerText(), /^No answer from the service: [^.]+[^.]\.$/);
+    await assertWellBehaved(watched, [/502 \(Bad Gateway\)/, /ERR_CONNECTION_REFUSED/]);
   });
 
   it('keeps the key in the tab memory only: not in storage, cookies, the URL or the page', async () => {

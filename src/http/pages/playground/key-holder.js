@@ -16,6 +16,11 @@ export function currentKey() {
   return key;
 }
 
+/** A test key runs the sandbox, the only engine that reads `[mock:…]` directives. */
+export function isTestKey() {
+  return key?.startsWith('sk_test_') === true;
+}
+
 /** Enough of the key to recognize it ("sk_test_…f3Qa"), never the whole secret. */
 export function keyHint() {
   if (!key) return '';

@@ -2,7 +2,7 @@
 import { listModels, runOperation } from './api-client.js';
 import { byId, el } from './dom.js';
 import { imageDropZone } from './file-inputs.js';
-import { currentKey, forgetKey, keyHint, useKey } from './key-holder.js';
+import { currentKey, forgetKey, isTestKey, keyHint, useKey } from './key-holder.js';
 import { OPERATIONS, modelsFor, priceOf, requestBody, showFieldsOf } from './operations.js';
 import { OutputBoard } from './output-board.js';
 import { RunReport } from './run-report.js';
@@ -19,7 +19,7 @@ const dropZone = imageDropZone({
   preview: byId('image-preview'),
   nameLabel: byId('image-name'),
   clearButton: byId('image-clear'),
-  onError: (error) => report.showProblem(`The image could not be read: ${error.message}`),
+  onError: (error) => report.showProblem('The image could not be read', error),
 });
 
 let operation = 'generate';
@@ -48,6 +48,8 @@ byId('forget-key').addEventListener('click', () => {
 });
 
 async function loadModels() {
+  // The results show one request at a time: the last run's outputs go with its report.
+  clearOutputs();
   report.start('Checking the key');
   try {
     const answer = await listModels();
@@ -68,7 +70,7 @@ async function loadModels() {
       report.setStatus('succeeded', `${models.length} models available`);
     }
   } catch (error) {
-    report.showProblem(`The service could not be reached: ${error.message}`);
+    report.showProblem('The service could not be reached', error);
     report.finish('failed');
   }
   fillModels();
@@ -83,7 +85,6 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
 function selectOperation(next) {
   operation = next;
   for (const tab of document.querySelectorAll('[role="tab"]')) tab.setAttribute('aria-selected', String(tab.dataset.op === next));
-  showFieldsOf(form, next);
   fillModels();
 }
 
@@ -96,6 +97,8 @@ function fillModels() {
   if (usable.some((model) => model.id === pickedModel[operation])) modelSelect.value = pickedModel[operation];
   modelSelect.disabled = usable.length === 0;
   runButton.disabled = usable.length === 0 || running !== null;
+  // The sandbox's [mock:…] directives mean nothing to a live key.
+  byId('mock-hint').hidden = !(isTestKey() && models.length > 0);
   describeModel();
 }
 
@@ -107,6 +110,7 @@ modelSelect.addEventListener('change', () => {
 function describeModel() {
   const model = models.find((candidate) => candidate.id === modelSelect.value);
   byId('model-note').textContent = model ? [priceOf(model, operation), model.description].filter(Boolean).join(' · ') : '';
+  showFieldsOf(form, operation, model);
 }
 
 /* Running an operation. */
@@ -169,13 +173,19 @@ async function run() {
     board.markUnfinished();
     if (error.name === 'AbortError') report.finish('stopped', status);
     else {
-      report.showProblem(`No answer from the service: ${error.message}`);
+      report.showProblem('No answer from the service', error);
       report.finish('failed', status);
     }
   } finally {
     running = null;
     setRunning(false);
   }
+}
+
+/** The last run's outputs go, so none is shown under a report it does not belong to. */
+function clearOutputs() {
+  board.clear();
+  byId('empty').hidden = false;
 }
 
 /** A stream that failed after some outputs were delivered is a partial batch. */
@@ -199,7 +209,7 @@ svgFile.addEventListener('change', async () => {
   try {
     form.elements.namedItem('svg').value = await file.text();
   } catch (error) {
-    report.showProblem(`The file could not be read: ${error.message}`);
+    report.showProblem('The file could not be read', error);
   }
   svgFile.value = '';
 });

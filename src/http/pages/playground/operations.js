@@ -9,11 +9,62 @@ export const OPERATIONS = {
   animate: { path: '/v1/svgs/animations', capability: 'svg_animate', perRequest: false },
 };
 
-/** Shows the fields an operation takes (`data-ops="generate edit"`) and hides the rest. */
-export function showFieldsOf(form, operation) {
+/**
+ * What serves a model on an operation, read from what the catalog says (a Model object never
+ * names its engine). A model server (the openai-compatible engine) when the entry lists sampling
+ * parameters, has an output or context length, is billed by tokens (only an engine that counts
+ * tokens may be), or generates, edits or answers Responses — the built-in tracer and animator do
+ * none of these. Otherwise it is the built-in tracer on vectorize, the built-in animator on
+ * animate. A live sandbox entry reads as whichever it resembles; it ignores every option anyway.
+ */
+export function engineOf(model, operation) {
+  const operations = model.supported_operations ?? [];
+  const modelServer =
+    (model.supported_sampling_parameters ?? []).length > 0 ||
+    model.max_output_length !== undefined ||
+    model.context_length !== undefined ||
+    model.billing?.kind === 'token_usage' ||
+    operations.some((op) => op === 'svg_generate' || op === 'svg_edit' || op === 'open_responses');
+  if (modelServer) return 'model-server';
+  return operation === 'vectorize' ? 'tracer' : 'animator';
+}
+
+/**
+ * The options (`data-option` fields) a model uses: a model server takes the sampling fields its
+ * entry lists, an output cap (the max_tokens it is sent; for a token-billed model also what is
+ * reserved from the balance) and a reasoning effort (sent to a reasoning model). The tracer reads
+ * reasoning_effort as its detail level; the animator uses none of them.
+ */
+export function optionsOf(model, operation) {
+  const engine = model ? engineOf(model, operation) : null;
+  if (engine === 'tracer') return new Set(['reasoning_effort']);
+  if (engine !== 'model-server') return new Set();
+  return new Set(['reasoning_effort', 'max_output_tokens', ...(model.supported_sampling_parameters ?? [])]);
+}
+
+/** What reasoning_effort does for each engine that uses it. */
+const EFFORT = {
+  tracer: { label: 'Trace detail', note: 'reasoning_effort sets the resolution traced at: low 512 px (fastest), medium 1024 (the default), high 1536, xhigh 2048 (finest, slowest).' },
+  'model-server': { label: 'Reasoning effort', note: 'How long a reasoning model thinks before it draws; a model that does not reason ignores it.' },
+};
+
+/**
+ * Shows the fields `operation` takes (`data-ops="generate edit"`) that `model` uses, and hides
+ * the rest; the Options panel goes when nothing in it applies.
+ */
+export function showFieldsOf(form, operation, model) {
+  const used = optionsOf(model, operation);
   for (const node of form.querySelectorAll('[data-ops]')) {
-    node.hidden = !node.dataset.ops.split(' ').includes(operation);
+    const option = node.dataset.option;
+    node.hidden = !node.dataset.ops.split(' ').includes(operation) || (option !== undefined && !used.has(option));
   }
+  const effort = model ? EFFORT[engineOf(model, operation)] : undefined;
+  if (effort) {
+    form.querySelector('#effort-label').textContent = effort.label;
+    form.querySelector('#effort-note').textContent = effort.note;
+  }
+  const options = form.querySelector('#options');
+  options.hidden = !options.querySelector('.field:not([hidden])');
 }
 
 /** The catalog models that run an operation. */
@@ -33,9 +84,10 @@ export function priceOf(model, operation) {
 
 /** The JSON body of `operation` from the form; `image` is the dropped file, if any. */
 export function requestBody(form, operation, image) {
+  // A hidden field is one this operation or model does not use: it is not sent.
   const read = (name) => {
     const field = form.elements.namedItem(name);
-    return field ? String(field.value) : '';
+    return field && !field.closest('[hidden]') ? String(field.value) : '';
   };
   const text = (name) => (read(name).trim() === '' ? undefined : read(name));
   const number = (name) => (read(name).trim() === '' ? undefined : Number(read(name)));
@@ -47,6 +99,8 @@ export function requestBody(form, operation, image) {
     return { viewBox: { minX: 0, minY: 0, width, height } };
   };
   const sampling = { temperature: number('temperature'), max_output_tokens: number('max_output_tokens') };
+  // Generations and vectorizations take every sampling field; animations and edits fewer.
+  const fullSampling = { ...sampling, top_p: number('top_p'), presence_penalty: number('presence_penalty') };
 
   const body = { model: text('model') };
   if (operation === 'generate') {
@@ -54,8 +108,7 @@ export function requestBody(form, operation, image) {
       prompt: text('generate.prompt'),
       instructions: text('generate.instructions'),
       n: number('generate.n'),
-      ...sampling,
-      top_p: number('top_p'),
+      ...fullSampling,
       attributes: viewBox(),
     });
   } else if (operation === 'vectorize') {
@@ -64,8 +117,7 @@ export function requestBody(form, operation, image) {
       image: image ? { base64: image.base64 } : url ? { url: url.trim() } : undefined,
       target_size: number('vectorize.target_size'),
       auto_crop: checked('vectorize.auto_crop') || undefined,
-      ...sampling,
-      top_p: number('top_p'),
+      ...fullSampling,
       attributes: viewBox(),
     });
   } else if (operation === 'edit') {
@@ -73,6 +125,8 @@ export function requestBody(form, operation, image) {
       prompt: text('edit.prompt'),
       svg: text('svg'),
       max_review_steps: number('edit.max_review_steps'),
+      // An edit takes its temperature and output cap in `settings`.
+      settings: Object.values(sampling).some((value) => value !== undefined) ? sampling : undefined,
     });
   } else {
     const svg = text('svg');

@@ -102,15 +102,19 @@ export class RunReport {
     this.errorBox.hidden = false;
     byId('error-status').textContent = String(envelope.status ?? '');
     byId('error-code').textContent = envelope.code ?? 'error';
-    byId('error-message').textContent = envelope.message ?? '';
+    byId('error-message').textContent = oneFinalPeriod(envelope.message ?? '');
     byId('error-param-row').hidden = envelope.param === undefined;
     byId('error-param').textContent = envelope.param ?? '';
     byId('error-request-id').textContent = envelope.request_id ?? requestIdHeader ?? '—';
   }
 
-  /** A failure with no answer from the service (the network, a file that cannot be read). */
-  showProblem(message) {
-    this.showError({ code: 'no_answer', message });
+  /**
+   * A failure with no answer from the service (the network, a file that cannot be read): `what`
+   * failed, and why when an `error` says.
+   */
+  showProblem(what, error) {
+    const message = error?.message ? `${what}: ${error.message}` : what;
+    this.showError({ code: 'no_answer', message: `${message.replace(/\.+$/, '')}.` });
   }
 
   clearError() {
@@ -125,9 +129,17 @@ export class RunReport {
     if (this.logList.childElementCount >= LOG_LIMIT) return;
     const at = formatDuration(performance.now() - this.started);
     const where = event.index !== undefined ? `output ${event.index + 1}` : '';
-    const detail = event.type === 'error' ? `${event.code}: ${event.message}` : event.svg ? `${event.svg.length} chars` : event.text ?? '';
+    const detail = event.type === 'error' ? `${event.code}: ${oneFinalPeriod(event.message ?? '')}` : event.svg ? `${event.svg.length} chars` : event.text ?? '';
     this.logList.append(
       el('li', { 'data-type': event.type }, el('span', { class: 'log-time', text: at }), el('strong', { text: event.type }), ` ${where} `, el('span', { class: 'log-detail', text: detail })),
     );
   }
+}
+
+/**
+ * `text` without a doubled final period: a message that already ends with one and had another
+ * appended ("…failed..") is shown as one sentence. An ellipsis ("...") is left alone.
+ */
+function oneFinalPeriod(text) {
+  return text.replace(/(?<!\.)\.\.$/, '.');
 }
