@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 
 function findTests(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -34,7 +35,10 @@ const notRun = OPTIONAL.filter((backend) => backend.missing).flatMap((backend) =
 });
 
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+// Most files wait on servers, child processes and sockets rather than compute, so two files run
+// at once on any machine (node:test's default, one fewer than the cores, is one file on two cores).
+const concurrency = Math.max(2, availableParallelism() - 1);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 if (notRun.length > 0) console.log(`\nNot run here, skipped: ${notRun.join('; ')}. bash .ci/run installs and runs everything.`);
 if (build.status !== 0) console.error('\nThe build failed (see its errors before the tests): the tests that spawn bin/inkwell.js ran the sources.');
 const passed = result.status === 0 && build.status === 0;
