@@ -37,7 +37,9 @@ const notRun = OPTIONAL.filter((backend) => backend.missing).flatMap((backend) =
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 // Most files wait on servers, child processes and sockets rather than compute, so two files run
 // at once on any machine (node:test's default, one fewer than the cores, is one file on two cores).
-const concurrency = Math.max(2, availableParallelism() - 1);
+// INKWELL_TEST_CONCURRENCY overrides it: .ci/run uses 1, as its two cores also carry PostgreSQL,
+// Redis and Chromium, and a few suites time deadlines.
+const concurrency = Number(process.env.INKWELL_TEST_CONCURRENCY) || Math.max(2, availableParallelism() - 1);
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 if (notRun.length > 0) console.log(`\nNot run here, skipped: ${notRun.join('; ')}. bash .ci/run installs and runs everything.`);
 if (build.status !== 0) console.error('\nThe build failed (see its errors before the tests): the tests that spawn bin/inkwell.js ran the sources.');

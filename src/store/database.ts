@@ -140,19 +140,28 @@ export function createDatabase(options: DatabaseOptions): OpenDatabase {
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; safe to run from several replicas at once. */
-export async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+export async function migrate(db: Kysely<Database>, dialect: Dialect, schema?: string): Promise<void> {
+  // Without a schema Kysely looks for its tables in every schema of the database and may find
+  // another one's (another Inkwell, or any app with a schema_migrations table): on PostgreSQL
+  // the tables go where the connection's search_path puts them, so that schema is named.
+  const tableSchema = schema ?? (dialect === 'postgres' ? await currentSchema(db) : undefined);
   const { error, results } = await new Migrator({
     db,
     provider,
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
-    // Without it Kysely looks for its tables in every schema and may find another one's.
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(tableSchema ? { migrationTableSchema: tableSchema } : {}),
   }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
   }
+}
+
+/** The schema new tables go to: the first of the search_path that exists. */
+async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 /** The newest migration this build knows. */

@@ -66,7 +66,7 @@ function repositories(db: Kysely<Database>, prepared: PreparedQueries, ledgerSes
 export async function openStore(options: DatabaseOptions): Promise<Store> {
   const { db, dialect, location, schema, prepared, ledgerSessions } = createDatabase(options);
   try {
-    await migrate(db, schema);
+    await migrate(db, dialect, schema);
   } catch (error) {
     await db.destroy();
     throw error;

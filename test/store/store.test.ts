@@ -168,8 +168,8 @@ for (const { backend, skip } of BACKENDS) {
 
           const alongside = await open();
           assert.deepEqual(await migrationRows(alongside), before);
-          await migrate(alongside.db);
-          await migrate(alongside.db);
+          await migrate(alongside.db, alongside.dialect);
+          await migrate(alongside.db, alongside.dialect);
           assert.deepEqual(await migrationRows(reopened), before, 'running migrate again is a no-op');
           assert.equal((await alongside.organizations.list()).length, 1);
           assert.equal(await alongside.ledger.recomputedBalance(organization.id), 1234);
@@ -572,4 +572,34 @@ describe('store on postgres: schema isolation', { skip: SKIP_POSTGRES }, () => {
       }
     },
   );
+});
+
+describe('PostgreSQL with the schema chosen by the URL (search_path)', { skip: SKIP_POSTGRES }, () => {
+  it('migrates into that schema even when another schema of the database already has its tables', async () => {
+    const other = await createPostgresSchema();
+    const ours = await createPostgresSchema();
+    const urlFor = (schema: string) => {
+      const url = new URL(POSTGRES_URL!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      return url.toString();
+    };
+    const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-search-path-'));
+    try {
+      const first = await openStore({ dataDir, databaseUrl: urlFor(other.schema) });
+      await first.close();
+      const store = await openStore({ dataDir, databaseUrl: urlFor(ours.schema) });
+      try {
+        const organization = await store.organizations.create('In its own schema', 10);
+        const { rows } = await sql<{ schema: string }>`select table_schema as schema from information_schema.tables where table_name = 'organizations'`.execute(store.db);
+        assert.ok(rows.some((row) => row.schema === ours.schema), 'the tables were created in the schema of the URL');
+        assert.equal(await store.ledger.recomputedBalance(organization.id), 10);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await other.drop();
+      await ours.drop();
+    }
+  });
 });
