@@ -1,6 +1,6 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import pinoPretty from 'pino-pretty';
 import { bootstrapIfFirstStart, type BootstrapResult } from './accounts/bootstrap.ts';
 import { buildApp } from './app.ts';
 import { RenderPool } from './engines/render/pool.ts';
@@ -54,8 +54,12 @@ function readableLogs(format: Config['log']['format']): boolean {
   return format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
 }
 
-/** One line per entry, formatted in this thread and written synchronously, as JSON lines are. */
+/**
+ * One line per entry, formatted in this thread and written synchronously, as JSON lines are.
+ * Loaded only when used: it takes about 50 ms to load, which a JSON-logging start need not pay.
+ */
 function prettyLines(): DestinationStream {
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return pinoPretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
 }
 

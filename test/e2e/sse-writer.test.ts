@@ -4,6 +4,18 @@ import { get } from 'node:http';
 import Fastify from 'fastify';
 import { writeEventStream, type SseFrame } from '../../src/http/sse.ts';
 
+/** A server whose one route streams what `producer` makes; `onFailure` is the frame a failure becomes. */
+async function serveFrames(producer: () => AsyncGenerator<SseFrame>, onFailure: () => SseFrame) {
+  const app = Fastify();
+  app.get('/', async (_request, reply) => {
+    const frames = producer();
+    const first = await frames.next();
+    await writeEventStream(reply, first.value!, frames, onFailure);
+    return reply;
+  });
+  return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
 describe('the SSE writer', () => {
   it('stops the producer when the client disconnects', async () => {
     let produced = 0;
@@ -19,14 +31,7 @@ describe('the SSE writer', () => {
         cleanedUp = true;
       }
     }
-    const app = Fastify();
-    app.get('/', async (_request, reply) => {
-      const frames = producer();
-      const first = await frames.next();
-      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: {} }));
-      return reply;
-    });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, url } = await serveFrames(producer, () => ({ event: 'error', data: {} }));
     try {
       const controller = new AbortController();
       const response = await fetch(url, { signal: controller.signal });
@@ -49,14 +54,7 @@ describe('the SSE writer', () => {
       yield { event: 'a', data: { n: 1 } };
       throw new Error('boom');
     }
-    const app = Fastify();
-    app.get('/', async (_request, reply) => {
-      const frames = producer();
-      const first = await frames.next();
-      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: { type: 'error' } }));
-      return reply;
-    });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, url } = await serveFrames(producer, () => ({ event: 'error', data: { type: 'error' } }));
     try {
       const text = await (await fetch(url)).text();
       assert.equal(text, 'event: a\ndata: {"n":1}\n\nevent: error\ndata: {"type":"error"}\n\ndata: [DONE]\n\n');
@@ -71,14 +69,7 @@ describe('the SSE writer', () => {
     async function* producer(): AsyncGenerator<SseFrame> {
       while (produced < FRAMES) yield { event: 'chunk', data: { n: ++produced, payload } };
     }
-    const app = Fastify();
-    app.get('/', async (_request, reply) => {
-      const frames = producer();
-      const first = await frames.next();
-      await writeEventStream(reply, first.value!, frames, () => ({ event: 'error', data: {} }));
-      return reply;
-    });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, url } = await serveFrames(producer, () => ({ event: 'error', data: {} }));
     try {
       let producedWhileStalled = 0;
       const body = await new Promise<string>((resolve, reject) => {
