@@ -5,11 +5,13 @@
  * short windows puts both builds under the same conditions, so their ratio is what to read.
  *
  * Usage: node --import tsx bench/side-by-side.ts --a <checkout> [--b <checkout>] [--target T]
- *          [--rounds N] [--a-flags "--max-semi-space-size=32"] [--b-flags …]
+ *          [--b-target T] [--rounds N] [--a-flags "--max-semi-space-size=32"] [--b-flags …]
  *   <checkout>: a directory holding a built Inkwell (bin/inkwell.js and dist/), e.g. a
  *   `git worktree add /tmp/base <rev> && ln -s $PWD/node_modules /tmp/base/ && (cd /tmp/base && npm run build)`.
  *   --b defaults to this checkout. Targets: up-json, up-stream, sandbox-json, sandbox-stream,
- *   test-key, models (default up-json). BENCH_DURATION (s per window, 4), BENCH_CONNECTIONS (32).
+ *   routed-json, routed-stream (one entry with two upstreams), test-key, models (default
+ *   up-json); --b-target gives B another target (e.g. routing's cost: --a . --target up-json
+ *   --b-target routed-json). BENCH_DURATION (s per window, 4), BENCH_CONNECTIONS (32).
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,13 +26,15 @@ const { values: args } = parseArgs({
     a: { type: 'string' },
     b: { type: 'string', default: join(import.meta.dirname, '..') },
     target: { type: 'string', default: 'up-json' },
+    'b-target': { type: 'string' },
     rounds: { type: 'string', default: '4' },
     'a-flags': { type: 'string', default: '' },
     'b-flags': { type: 'string', default: '' },
   },
 });
-const TARGETS = ['up-json', 'up-stream', 'sandbox-json', 'sandbox-stream', 'test-key', 'models'];
-if (!args.a || !TARGETS.includes(args.target)) {
+const TARGETS = ['up-json', 'up-stream', 'sandbox-json', 'sandbox-stream', 'routed-json', 'routed-stream', 'test-key', 'models'];
+const bTarget = args['b-target'] ?? args.target;
+if (!args.a || !TARGETS.includes(args.target) || !TARGETS.includes(bTarget)) {
   console.error(`usage: side-by-side.ts --a <checkout> [--b <checkout>] [--target ${TARGETS.join('|')}] [--rounds N]`);
   process.exit(2);
 }
@@ -51,7 +55,9 @@ interface Side {
   perRequest: number[];
 }
 
-async function side(name: string, checkout: string, flags: string): Promise<Side> {
+const MODELS: Record<string, string> = { up: 'up-fixed', sandbox: 'sandbox-fixed', routed: 'up-routed' };
+
+async function side(name: string, checkout: string, flags: string, target: string): Promise<Side> {
   const server = await startInkwell({
     cpu: 0,
     upstreamUrl: upstream.url,
@@ -60,20 +66,20 @@ async function side(name: string, checkout: string, flags: string): Promise<Side
     bin: join(resolve(checkout), 'bin/inkwell.js'),
     nodeFlags: flagsOf(flags),
   });
-  const key = args.target === 'test-key' ? await testKeyOf(server) : server.liveKey;
+  const key = target === 'test-key' ? await testKeyOf(server) : server.liveKey;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const [model, mode] = args.target === 'test-key' ? ['sandbox-fixed', 'json'] : args.target.split('-');
+  const [model, mode] = target === 'test-key' ? ['sandbox', 'json'] : target.split('-');
   const options =
-    args.target === 'models'
+    target === 'models'
       ? { url: `${server.url}/v1/models`, method: 'GET', headers }
       : {
           url: `${server.url}/v1/svgs/generations`,
           method: 'POST',
           headers,
-          body: JSON.stringify({ model: model === 'up' ? 'up-fixed' : 'sandbox-fixed', prompt: 'a lighthouse at dusk', ...(mode === 'stream' ? { stream: true } : {}) }),
+          body: JSON.stringify({ model: MODELS[model!], prompt: 'a lighthouse at dusk', ...(mode === 'stream' ? { stream: true } : {}) }),
         };
   await warmUp(options, CONNECTIONS, 2);
-  return { name: `${name} ${checkout}${flags ? ` ${flags}` : ''}`, server, options, perRequest: [] };
+  return { name: `${name} ${checkout}${flags ? ` ${flags}` : ''}${target === args.target ? '' : ` (${target})`}`, server, options, perRequest: [] };
 }
 
 async function window(s: Side): Promise<string> {
@@ -84,8 +90,8 @@ async function window(s: Side): Promise<string> {
 
 const sides: Side[] = [];
 try {
-  sides.push(await side('A', args.a, args['a-flags']), await side('B', args.b, args['b-flags']));
-  console.log(`${args.target}, ${CONNECTIONS} connections, ${DURATION_S} s windows, ${ROUNDS} rounds, servers on core 0 in turn`);
+  sides.push(await side('A', args.a, args['a-flags'], args.target), await side('B', args.b, args['b-flags'], bTarget));
+  console.log(`${args.target}${bTarget === args.target ? '' : ` against ${bTarget}`}, ${CONNECTIONS} connections, ${DURATION_S} s windows, ${ROUNDS} rounds, servers on core 0 in turn`);
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which goes first, so neither always follows the other's garbage.
     for (const s of round % 2 === 0 ? sides : [...sides].reverse()) console.log(`round ${round + 1} ${s.name.slice(0, 1)}: ${await window(s)}`);

@@ -99,6 +99,7 @@ function shownValue(value: unknown): string {
 function range(schema: Json): string {
   const min = schema.minimum;
   const max = schema.maximum;
+  if (schema.exclusiveMinimum !== undefined) return ` > ${schema.exclusiveMinimum}${max === undefined ? '' : `, ≤ ${max}`}`;
   if (min !== undefined && max !== undefined) return ` ${min}–${max}`;
   if (min !== undefined) return ` ≥ ${min}`;
   if (max !== undefined) return ` ≤ ${max}`;
@@ -183,6 +184,9 @@ function rowsOf(schema: Json, prefix: string, where = '', rows: Row[] = [], note
       rows.push({ key, type: 'object', default: '—', env: '', description: `${note}${property.description}` });
     }
     if (container) rowsOf(property, `${key}.`, where, rows, note);
+    // An engine option that lists objects (an entry's upstreams) has no section of its own: its fields follow it.
+    const items = property.type === 'array' ? (property.items as Json) : undefined;
+    if (items && isObject(items) && !sharedShape(items) && prefix.startsWith('options.')) rowsOf(items, `${key}[].`, where, rows, note);
     const members = (property.anyOf ?? []) as Json[];
     const selector = discriminator(members);
     if (selector) {

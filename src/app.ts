@@ -122,6 +122,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrganizationRoutes(app, httpDeps);
   registerOpenApiRoute(app);
   registerPageRoutes(app);
-  registerHealthRoutes(app, { store, limits, redisConfigured: config.redis_url !== undefined });
+  registerHealthRoutes(app, { store, limits, redisConfigured: config.redis_url !== undefined, upstreams: () => deps.engines.upstreams() });
   return app;
 }

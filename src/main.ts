@@ -8,7 +8,7 @@ import { TracePool } from './engines/trace/pool.ts';
 import { MediaInputs } from './media/inputs.ts';
 import { buildCatalog } from './config/catalog.ts';
 import type { Config } from './config/schema.ts';
-import { builtinCatalogEntries, createEngineRegistry } from './engines/registry.ts';
+import { builtinCatalogEntries, createEngineRegistry, type EngineRegistry } from './engines/registry.ts';
 import { Billing } from './billing/billing.ts';
 import { InstanceLease } from './billing/recovery.ts';
 import { newId } from './contract/ids.ts';
@@ -93,11 +93,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let app: FastifyInstance | undefined;
   let tracePool: TracePool | undefined;
   let renderPool: RenderPool | undefined;
+  let engineRegistry: EngineRegistry | undefined;
   let metricsListener: MetricsListener | undefined;
   // One registry per server: tests run several in one process.
   const metrics = config.metrics.port === undefined ? undefined : new Metrics({ millicentsPerCredit: config.billing.millicents_per_credit });
   const release = async () => {
     await metricsListener?.close();
+    engineRegistry?.close();
     await tracePool?.close();
     await renderPool?.close();
     await lease.stop();
@@ -125,6 +127,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics?.watchTraceQueue(() => traces.waiting);
     renderPool = new RenderPool();
     const engines = createEngineRegistry(config, catalog.all(), { media, tracePool, renderPool, logger, upstreamCalls: metrics });
+    engineRegistry = engines;
+    metrics?.watchUpstreams(() => engines.upstreams());
     const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger, metrics });
     app = built;
     await built.listen({ host: config.server.host, port: config.server.port });

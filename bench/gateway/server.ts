@@ -71,6 +71,20 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
             options: { base_url: options.upstreamUrl, model: 'bench', max_concurrency: options.maxConcurrency },
           },
           {
+            // The same server twice, as two upstreams of one entry: what routing costs a request.
+            id: 'up-routed',
+            engine: 'openai-compatible',
+            operations: ['svg_generate'],
+            billing: BILLING,
+            options: {
+              model: 'bench',
+              upstreams: [
+                { name: 'one', base_url: options.upstreamUrl, max_concurrency: options.maxConcurrency },
+                { name: 'two', base_url: options.upstreamUrl, max_concurrency: options.maxConcurrency },
+              ],
+            },
+          },
+          {
             id: 'up-paced',
             engine: 'openai-compatible',
             operations: ['svg_generate'],

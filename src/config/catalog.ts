@@ -97,7 +97,8 @@ export class Catalog {
 /**
  * Built-in entries first; a configured entry with the same id replaces the built-in one. An
  * entry that lists open_responses must be token-priced: each Responses request is metered and
- * billed by its tokens (spec rule 6), and a fixed-credit entry has no price for it.
+ * billed by its tokens (spec rule 6), and a fixed-credit entry has no price for it. Fallbacks
+ * name other entries of the catalog (only an entry's own list is tried: they do not chain).
  */
 export function buildCatalog(config: Config, builtin: CatalogEntry[]): Catalog {
   const entries = new Map<string, CatalogEntry>();
@@ -108,6 +109,10 @@ export function buildCatalog(config: Config, builtin: CatalogEntry[]): Catalog {
       throw new ConfigError(
         `Model ${entry.id} lists open_responses but is billed ${entry.billing.kind}: Responses are billed by measured tokens, so give it billing: { kind: token_usage, rates: … } or remove open_responses from its operations.`,
       );
+    }
+    for (const fallback of entry.fallbacks ?? []) {
+      if (fallback === entry.id) throw new ConfigError(`Model ${entry.id} names itself in fallbacks; list other catalog entries.`);
+      if (!entries.has(fallback)) throw new ConfigError(`Model ${entry.id} names fallback '${fallback}', which is not in the catalog.`);
     }
   }
   return new Catalog([...entries.values()], config.billing.millicents_per_credit);

@@ -98,12 +98,16 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   return deepFreeze({ ...validated, secrets: secretsOf(validated, env) });
 }
 
-/** The environment variables the catalog's `api_key_env` options name, and the built-in upstream key. */
+/** The environment variables the catalog's `api_key_env` options name (an entry's and its upstreams'), and the built-in upstream key. */
 function secretsOf(config: Omit<Config, 'secrets'>, env: NodeJS.ProcessEnv): Record<string, string> {
   const secrets: Record<string, string> = {};
-  for (const entry of config.catalog.models) {
-    const name = entry.options.api_key_env;
+  const take = (name: unknown) => {
     if (typeof name === 'string' && env[name] !== undefined && env[name] !== '') secrets[name] = env[name]!;
+  };
+  for (const entry of config.catalog.models) {
+    take(entry.options.api_key_env);
+    const upstreams = entry.options.upstreams;
+    if (Array.isArray(upstreams)) for (const upstream of upstreams) take((upstream as { api_key_env?: unknown } | null)?.api_key_env);
   }
   if (config.upstream.api_key !== undefined) secrets[BUILTIN_UPSTREAM_KEY] = config.upstream.api_key;
   return secrets;

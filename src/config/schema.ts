@@ -66,6 +66,14 @@ export const CatalogEntry = Type.Object(
     organizations: Type.Optional(
       Type.Array(Type.String(), { description: 'When set, only these organizations see the model.' }),
     ),
+    fallbacks: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        uniqueItems: true,
+        maxItems: 8,
+        description:
+          'Other catalog entries tried in order when this one cannot serve (every upstream out, or the answer is 503 model_unavailable) before anything reached the client; only those the key may use for the operation. The entry that served is billed and named in the X-Inkwell-Model header; fallbacks do not chain.',
+      }),
+    ),
     options: Type.Record(Type.String(), Type.Unknown(), {
       default: {},
       description: "Engine settings, e.g. an upstream's base_url and model.",

@@ -45,6 +45,10 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
     description: 'Environment of the authenticating key: `test` (sandbox) or `live`.',
     schema: { type: 'string', enum: ['test', 'live'] },
   },
+  'X-Inkwell-Model': {
+    description: "The catalog model that served the request: the one asked for, or the fallback that served when it could not (billed at the serving model's price).",
+    schema: { type: 'string' },
+  },
   'X-RateLimit-Limit': { description: 'Capacity of the binding window.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Capacity left in the binding window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'When the binding window resets, Unix milliseconds.', schema: { type: 'integer' } },
@@ -91,7 +95,7 @@ function schemaName(endpoint: Endpoint, schema: TSchema, suffix: string): string
 
 function operation(endpoint: Endpoint, schemas: Json): Json {
   const authenticated = endpoint.auth.kind !== 'public';
-  const successHeaders = [...COMMON_HEADERS, ...(authenticated ? ['X-Inkwell-Environment', ...RATE_HEADERS] : [])];
+  const successHeaders = [...COMMON_HEADERS, ...(authenticated ? ['X-Inkwell-Environment', ...RATE_HEADERS] : []), ...(endpoint.events ? ['X-Inkwell-Model'] : [])];
   const name = (schema: TSchema, suffix: string) => {
     const key = schemaName(endpoint, schema, suffix);
     schemas[key] = hoist(plain(schema), schemas, true);

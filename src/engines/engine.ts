@@ -5,6 +5,7 @@ import type { ResponsesRequest, ResponsesStreamEvent } from '../contract/respons
 import type { TokenBounds, TokenUsage } from '../contract/usage.ts';
 import type { ImageRef, SvgRef } from '../media/inputs.ts';
 import type { SafeSvg } from '../svg/safe-svg.ts';
+import type { UpstreamStatus } from '../contract/upstreams.ts';
 
 /** Engines report usage in the measured-usage type of contract/usage.ts (billing prices it). */
 export type { TokenUsage } from '../contract/usage.ts';
@@ -129,4 +130,8 @@ export interface Engine {
    * within its limits (a `max_output_tokens` past what it can write).
    */
   responsesTokenBounds?(request: ResponsesRequest, images: number): TokenBounds;
+  /** The model servers it routes calls to, and their state now (engines that call servers). */
+  upstreams?(): UpstreamStatus[];
+  /** Stops its background work (health checks) when the service closes. */
+  close?(): void;
 }

@@ -1,10 +1,12 @@
 import type { CatalogModel } from '../config/catalog.ts';
 import { ConfigError } from '../config/load.ts';
 import { BUILTIN_UPSTREAM_KEY, type CatalogEntry, type Config } from '../config/schema.ts';
+import type { UpstreamStatus } from '../contract/upstreams.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from 'pino';
 import { createMotionEngine } from './motion/index.ts';
 import { createOpenAiCompatibleEngine, type UpstreamObserver } from './openai-compatible/index.ts';
+import { parseOptions, upstreamTargets, type UpstreamTarget } from './openai-compatible/options.ts';
 import type { AnimationReport } from '../svg/animation/measure.ts';
 import type { RenderPool } from './render/pool.ts';
 import { createSandboxEngine } from './sandbox/index.ts';
@@ -43,6 +45,11 @@ const ENGINE_FACTORIES: Record<string, EngineFactory> = {
 };
 
 export const ENGINE_NAMES = Object.keys(ENGINE_FACTORIES);
+
+/** The model servers a catalog entry names (its engine calls servers), as the config reads: for `inkwell models upstreams`. */
+export function configuredUpstreams(entry: CatalogEntry): UpstreamTarget[] {
+  return entry.engine === 'openai-compatible' ? upstreamTargets(entry, parseOptions(entry)) : [];
+}
 
 /**
  * The default catalog: models that work (or will answer 503 until their server answers) on a fresh
@@ -141,6 +148,10 @@ export interface EngineRegistry {
   engineFor(model: CatalogModel): Engine;
   /** Measures a delivered animation in the render workers (timing; with `render`, checks and svg_score). */
   measureAnimation(svg: string, render: boolean, signal: AbortSignal): Promise<AnimationReport>;
+  /** Every model server the live engines route to, and its state now. */
+  upstreams(): UpstreamStatus[];
+  /** Stops the engines' background work (health checks). */
+  close(): void;
 }
 
 export class UnknownEngineError extends Error {
@@ -169,5 +180,9 @@ export function createEngineRegistry(config: Config, models: CatalogModel[], ser
     sandbox: sandboxEngine(config),
     engineFor: (model) => engines.get(model.entry.id)!,
     measureAnimation: (svg, render, signal) => services.renderPool.measureAnimation(svg, render, signal),
+    upstreams: () => [...engines.values()].flatMap((engine) => engine.upstreams?.() ?? []),
+    close: () => {
+      for (const engine of engines.values()) engine.close?.();
+    },
   };
 }

@@ -18,5 +18,6 @@ export function operationContext(request: FastifyRequest, reply: FastifyReply): 
     mockHeader: typeof mock === 'string' ? mock : undefined,
     reportLimits: (outcomes) => reportLimits(request, reply, outcomes),
     notes: operationNotesOf(request),
+    served: (modelId) => void reply.header('X-Inkwell-Model', modelId),
   };
 }

@@ -26,6 +26,8 @@ export class RequestOperation implements OperationNotes {
   closed?: Promise<number | undefined>;
   /** The error the answer ended with after it began, or the error response's code. */
   errorCode?: string;
+  /** The entries that could not serve before the one in `model` did (fallbacks taken). */
+  fellBackFrom?: string[];
   /** The completion line was written (a request gets one, however it ends). */
   logged = false;
 
@@ -40,6 +42,10 @@ export class RequestOperation implements OperationNotes {
 
   failed(code: string): void {
     this.errorCode ??= code;
+  }
+
+  fellBack(from: string): void {
+    (this.fellBackFrom ??= []).push(from);
   }
 }
 
@@ -69,6 +75,7 @@ function completionFields(request: FastifyRequest, reply: FastifyReply, outcome:
     key_id: principal?.keyId,
     key_prefix: principal ? prefixFor(principal.kind, principal.environment) : undefined,
     model: notes?.model,
+    ...(notes?.fellBackFrom ? { fell_back_from: notes.fellBackFrom } : {}),
     operation: notes?.operation,
     // undefined only while a failed settlement waits for the lease's sweep.
     credits: chargedMillicents === undefined ? undefined : chargedMillicents / millicentsPerCredit,

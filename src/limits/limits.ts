@@ -88,6 +88,17 @@ export class Admission {
     await Promise.all(this.outcomes.map((outcome) => this.limits.refund(outcome, outcome.points)));
   }
 
+  /**
+   * Gives back the counts that are not token estimates (outputs, weekly requests): the run did
+   * no work and another entry serves the request, whose admission counts them (the token
+   * estimates come back through correctTokens when the run closes).
+   */
+  async refundCounts(): Promise<void> {
+    await Promise.all(
+      this.outcomes.filter((outcome) => outcome.rule !== 'input_tokens' && outcome.rule !== 'output_tokens').map((outcome) => this.limits.refund(outcome, outcome.points)),
+    );
+  }
+
   /** Returns the part of a token estimate the measured usage did not use. */
   async correctTokens(measured: { input: number; output: number }): Promise<void> {
     for (const outcome of this.outcomes) {

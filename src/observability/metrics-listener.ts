@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Metrics } from './metrics.ts';
+import type { Metrics, UpstreamStatus } from './metrics.ts';
 
 export interface MetricsListener {
   /** `http://host:port/metrics` */
@@ -10,17 +10,24 @@ export interface MetricsListener {
 
 /**
  * Serves `GET /metrics` on a port of its own, apart from the API: a proxy that publishes the
- * API port never publishes the metrics, and a scrape never competes with the API's limits.
+ * API port never publishes the metrics, and a scrape never competes with the API's limits. Beside
+ * it, `GET /upstreams` answers the model servers' state now as JSON (for `inkwell models
+ * upstreams`): names and states an operator reads, kept off the API port like the metrics.
  */
 export async function listenForScrapes(metrics: Metrics, host: string, port: number): Promise<MetricsListener> {
   const server = createServer((request, response) => {
     const path = request.url?.split('?', 1)[0];
-    if (path !== '/metrics') {
+    if (path !== '/metrics' && path !== '/upstreams') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics.\n');
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed.\n');
+      return;
+    }
+    if (path === '/upstreams') {
+      const body = JSON.stringify({ upstreams: metrics.upstreams().map(wireStatus) });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(request.method === 'HEAD' ? undefined : body);
       return;
     }
     metrics.render().then(
@@ -45,5 +52,16 @@ export async function listenForScrapes(metrics: Metrics, host: string, port: num
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/** One upstream as `GET /upstreams` shows it (snake_case, as every JSON the service answers). */
+function wireStatus(status: UpstreamStatus) {
+  return {
+    model: status.model,
+    upstream: status.upstream,
+    state: status.state,
+    in_flight: status.inFlight,
+    ...(status.returnsAt === undefined ? {} : { returns_at: new Date(status.returnsAt).toISOString() }),
   };
 }

@@ -5,6 +5,18 @@ const REQUEST_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** An upstream call is one model completion: from a fraction of a second to minutes. */
 const UPSTREAM_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600];
 
+/** One model server as the engines report it (the contract's UpstreamStatus; observability imports nothing). */
+export interface UpstreamStatus {
+  model: string;
+  upstream: string;
+  state: 'healthy' | 'trial' | 'out';
+  inFlight: number;
+  returnsAt?: number;
+}
+
+/** inkwell_upstream_up by state. */
+const UP = { healthy: 1, trial: 0.5, out: 0 } as const;
+
 /** The label of requests no route matched: raw URLs never become labels. */
 const UNMATCHED_ROUTE = 'unmatched';
 
@@ -25,8 +37,10 @@ export class Metrics {
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   /** Labelled children by route, method and status: the per-request path looks them up without building label objects. */
   private readonly requestSeries = new Map<string, Map<string, Map<number, RequestSeries>>>();
-  private readonly upstreamSeconds: Histogram<'model' | 'outcome'>;
-  private readonly upstreamErrors: Counter<'model' | 'kind'>;
+  private readonly upstreamSeconds: Histogram<'model' | 'upstream' | 'outcome'>;
+  private readonly upstreamErrors: Counter<'model' | 'upstream' | 'kind'>;
+  private readonly upstreamEjections: Counter<'model' | 'upstream'>;
+  private upstreamStatus: () => UpstreamStatus[] = () => [];
   private readonly creditsDebited: Counter<'model' | 'operation'>;
   private readonly limitRefusals: Counter<'rule'>;
   private readonly activeStreams: Gauge;
@@ -34,6 +48,7 @@ export class Metrics {
 
   constructor(private readonly options: { millicentsPerCredit: number }) {
     const registers = [this.registry];
+    const metrics = this;
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
       name: 'inkwell_http_requests_total',
@@ -50,16 +65,42 @@ export class Metrics {
     });
     this.upstreamSeconds = new Histogram({
       name: 'inkwell_upstream_request_duration_seconds',
-      help: 'Duration of calls to OpenAI-compatible model servers, by catalog model and outcome (ok, error, cancelled).',
-      labelNames: ['model', 'outcome'],
+      help: 'Duration of calls to OpenAI-compatible model servers, by catalog model, upstream and outcome (ok, error, cancelled); its _count is the calls made.',
+      labelNames: ['model', 'upstream', 'outcome'],
       buckets: UPSTREAM_SECONDS,
       registers,
     });
     this.upstreamErrors = new Counter({
       name: 'inkwell_upstream_errors_total',
-      help: 'Failed calls to OpenAI-compatible model servers, by catalog model and kind of failure.',
-      labelNames: ['model', 'kind'],
+      help: 'Failed calls to OpenAI-compatible model servers, by catalog model, upstream and kind of failure.',
+      labelNames: ['model', 'upstream', 'kind'],
       registers,
+    });
+    this.upstreamEjections = new Counter({
+      name: 'inkwell_upstream_ejections_total',
+      help: 'Times an upstream was taken out after failing (or a 429), by catalog model and upstream.',
+      labelNames: ['model', 'upstream'],
+      registers,
+    });
+    new Gauge({
+      name: 'inkwell_upstream_in_flight',
+      help: 'Calls in flight to each upstream now.',
+      labelNames: ['model', 'upstream'],
+      registers,
+      collect() {
+        this.reset();
+        for (const status of metrics.upstreamStatus()) this.labels(status.model, status.upstream).set(status.inFlight);
+      },
+    });
+    new Gauge({
+      name: 'inkwell_upstream_up',
+      help: 'Whether each upstream takes calls now: 1 in service, 0.5 ready for one trial call, 0 out after failing.',
+      labelNames: ['model', 'upstream'],
+      registers,
+      collect() {
+        this.reset();
+        for (const status of metrics.upstreamStatus()) this.labels(status.model, status.upstream).set(UP[status.state]);
+      },
     });
     this.creditsDebited = new Counter({
       name: 'inkwell_credits_debited_total',
@@ -74,7 +115,6 @@ export class Metrics {
       registers,
     });
     this.activeStreams = new Gauge({ name: 'inkwell_active_streams', help: 'Server-Sent Event streams open now.', registers });
-    const metrics = this;
     new Gauge({
       name: 'inkwell_trace_queue_depth',
       help: 'Tracing jobs waiting for a tracer worker process.',
@@ -121,10 +161,24 @@ export class Metrics {
     this.creditsDebited.labels(model, operation).inc(millicents / this.options.millicentsPerCredit);
   }
 
+  /** The upstreams' state and calls in flight are read at scrape time, not tracked on every call. */
+  watchUpstreams(status: () => UpstreamStatus[]): void {
+    this.upstreamStatus = status;
+  }
+
+  /** The upstreams now (the metrics listener's `GET /upstreams`). */
+  upstreams(): UpstreamStatus[] {
+    return this.upstreamStatus();
+  }
+
   /** One finished call to a model server: its outcome is ok, error (with what failed) or cancelled. */
-  upstreamCall(model: string, report: { seconds: number; outcome: string; failure?: string }): void {
-    this.upstreamSeconds.labels(model, report.outcome).observe(report.seconds);
-    if (report.outcome === 'error') this.upstreamErrors.labels(model, report.failure ?? 'unknown').inc();
+  upstreamCall(model: string, upstream: string, report: { seconds: number; outcome: string; failure?: string }): void {
+    this.upstreamSeconds.labels(model, upstream, report.outcome).observe(report.seconds);
+    if (report.outcome === 'error') this.upstreamErrors.labels(model, upstream, report.failure ?? 'unknown').inc();
+  }
+
+  upstreamEjected(model: string, upstream: string): void {
+    this.upstreamEjections.labels(model, upstream).inc();
   }
 
   private seriesOf(method: string, route: string, status: number): RequestSeries {

@@ -55,6 +55,11 @@ export class Admitted {
     await this.closeBilling();
     await this.admission.correctTokens(this.measured);
   }
+
+  /** After close, for a run that did nothing and handed its request to a fallback: the counts come back too. */
+  async giveBack(): Promise<void> {
+    await this.admission.refundCounts();
+  }
 }
 
 /**

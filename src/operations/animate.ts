@@ -1,6 +1,5 @@
 import type { AnimationRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
@@ -10,5 +9,5 @@ export async function animateSvg(deps: OperationDeps, ctx: OperationContext, bod
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_animate');
   const source = deps.media.prepareSvg(undefined, body.svg_source, 'svg_source');
   const job = { ...svgJobBase(ctx, model, body), operation: 'svg_animate' as const, prompt: body.prompt, source };
-  return admitSvgJob(deps, ctx, job, engineFor(deps, ctx, model));
+  return admitSvgJob(deps, ctx, job);
 }

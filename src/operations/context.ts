@@ -18,6 +18,8 @@ export interface OperationContext {
   reportLimits?: (outcomes: LimitOutcome[]) => void;
   /** Receives what the request's completion log line says about the operation, as it becomes known. */
   notes?: OperationNotes;
+  /** Told which catalog entry serves the request (the model asked for, or a fallback), before its answer begins. */
+  served?: (modelId: string) => void;
 }
 
 export interface OperationNotes {
@@ -31,6 +33,8 @@ export interface OperationNotes {
   billing(closed: Promise<number | undefined>): void;
   /** The answer began and then ended with an error (an `error` event, a partial batch). */
   failed(code: string): void;
+  /** The entry `from` could not serve (503 before any output): the request goes to its next fallback. */
+  fellBack(from: string): void;
 }
 
 export interface OperationDeps {

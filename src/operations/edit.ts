@@ -1,6 +1,5 @@
 import type { EditRequest, SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
@@ -24,5 +23,5 @@ export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: 
     maxReviewSteps: body.max_review_steps ?? 0,
     settings: { orchestratorMaxOutputTokens: settings.orchestrator_max_output_tokens, shallowMaxOutputTokens: settings.shallow_max_output_tokens },
   };
-  return admitSvgJob(deps, ctx, job, engineFor(deps, ctx, model));
+  return admitSvgJob(deps, ctx, job);
 }

@@ -2,7 +2,6 @@ import { ApiError } from '../contract/errors.ts';
 import type { GenerationRequest } from '../contract/svgs.ts';
 import type { SvgStreamEvent } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { engineFor } from './engine-for.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
@@ -20,5 +19,5 @@ export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, b
   assertTakesImages(model, inputs.length, 'references');
   const references = await Promise.all(inputs.map((input, i) => deps.media.prepareImage(input, `references[${i}]`)));
   const job = { ...svgJobBase(ctx, model, body), operation: 'svg_generate' as const, prompt: body.prompt, instructions: body.instructions, references, outputs: body.n ?? 1 };
-  return admitSvgJob(deps, ctx, job, engineFor(deps, ctx, model));
+  return admitSvgJob(deps, ctx, job);
 }

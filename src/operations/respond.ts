@@ -15,6 +15,7 @@ import { checkImageBytes } from '../media/image.ts';
 import { admit } from './admission.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
+import { servedInOrder, servingOrder, type AdmittedRun } from './fallbacks.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 
 const OUTPUT_OF: Record<string, string> = {
@@ -167,7 +168,8 @@ export function responsesErrorEvent(error: unknown, sequenceNumber: number, requ
  * before it is yielded (persisted first when streaming), or with an `error` event when the run
  * fails after its first event; a failure before it is thrown. However it ends, the stream
  * settles what was delivered and releases the rest: a request that fails is not charged, nor is
- * a JSON one whose client left before its answer was written.
+ * a JSON one whose client left before its answer was written. A model that cannot serve (503
+ * before any event) hands the request to its fallbacks (fallbacks.ts).
  */
 export async function createResponse(
   deps: OperationDeps,
@@ -177,19 +179,42 @@ export async function createResponse(
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'open_responses');
   ctx.notes?.ran(model.entry.id, 'open_responses');
   checkResponsesRequest(body);
+  const imageCount = [...inputImages(body)].length;
+  const images = await prepareImages(body, model);
+  const order = servingOrder(deps, ctx, model, { operation: 'open_responses', images: imageCount });
+  const start = (serving: CatalogModel) => admitResponse(deps, ctx, serving, body, imageCount, images);
+  if (order.length === 1) {
+    const { events } = await start(model);
+    ctx.served?.(model.entry.id);
+    return events;
+  }
+  const first = await start(model);
+  return servedInOrder(ctx, order, (serving) => (serving === model ? Promise.resolve(first) : start(serving)));
+}
+
+/**
+ * The request admitted on one entry and run on its engine: the entry's own engine says what it
+ * may cost (and refuses a cap it cannot write), then standing, limits and the reservation.
+ */
+async function admitResponse(
+  deps: OperationDeps,
+  ctx: OperationContext,
+  model: CatalogModel,
+  body: ResponsesRequest,
+  imageCount: number,
+  images: Map<object, ImageRef>,
+): Promise<AdmittedRun<ResponsesStreamEvent>> {
   const own = deps.engines.engineFor(model);
   const engine = engineFor(deps, ctx, model);
   if (!engine.respond || !own.responsesTokenBounds || model.entry.billing.kind !== 'token_usage') {
     // The catalog refuses such entries at start; this guards a test key or a future engine.
     throw new ApiError('model_unavailable', { message: `The model '${model.entry.id}' does not serve Responses here.` });
   }
-  // The model's own engine says what the request may cost (and refuses a cap it cannot write).
-  const tokens = own.responsesTokenBounds(body, [...inputImages(body)].length);
-  const images = await prepareImages(body, model);
+  const tokens = own.responsesTokenBounds(body, imageCount);
   const streaming = body.stream ?? false;
   const admitted = await admit(deps, ctx, { model, operation: 'open_responses', outputs: 1, tokens, streaming });
   const job: ResponsesJob = { requestId: ctx.requestId, model, request: body, images, signal: ctx.signal };
-  return (async function* billed(): AsyncGenerator<ResponsesStreamEvent> {
+  const events = (async function* billed(): AsyncGenerator<ResponsesStreamEvent> {
     let last = -1;
     try {
       for await (const event of engine.respond!(job)) {
@@ -206,6 +231,7 @@ export async function createResponse(
       await admitted.close();
     }
   })();
+  return { events, admitted };
 }
 
 /**

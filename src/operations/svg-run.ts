@@ -9,6 +9,8 @@ import { finishDraft, finishSvg } from '../svg/pipeline.ts';
 import type { SafeSvg } from '../svg/safe-svg.ts';
 import { admit, type Admitted } from './admission.ts';
 import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
+import { engineFor } from './engine-for.ts';
+import { servedInOrder, servingOrder, type AdmittedRun } from './fallbacks.ts';
 
 type ContentEvent = Extract<SvgStreamEvent, { type: 'content' }>;
 type ErrorEvent = Extract<SvgStreamEvent, { type: 'error' }>;
@@ -24,11 +26,32 @@ function errorEvent(error: ApiError, requestId: string): ErrorEvent {
  * delivered output counted before it is sent, and however the run ends, what was delivered
  * settled and the rest released before the stream finishes. The model's own engine says what a
  * token-priced job may cost (the sandbox stands in for it on test keys, the costs stay the model's).
+ * A model that cannot serve (503 before any output) hands the job to its fallbacks (fallbacks.ts).
  */
-export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, job: SvgJob, engine: Engine): Promise<AsyncGenerator<SvgStreamEvent>> {
+export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AsyncGenerator<SvgStreamEvent>> {
+  const order = servingOrder(deps, ctx, job.model, { operation: job.operation, images: imagesOf(job), references: job.operation === 'svg_generate' ? job.references.length : 0 });
+  if (order.length === 1) {
+    const { events } = await admitOn(deps, ctx, job);
+    ctx.served?.(job.model.entry.id);
+    return events;
+  }
+  // The first entry's admission comes first, as without fallbacks: a 402 or 429 is answered before any model work.
+  const first = await admitOn(deps, ctx, job);
+  return servedInOrder(ctx, order, (model) => (model === job.model ? Promise.resolve(first) : admitOn(deps, ctx, { ...job, model })));
+}
+
+/** The job admitted and run on its model's engine (the sandbox for a test key). */
+async function admitOn(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AdmittedRun<SvgStreamEvent>> {
   const tokens = job.model.entry.billing.kind === 'token_usage' ? deps.engines.engineFor(job.model).tokenBounds?.(job) : undefined;
   const admitted = await admit(deps, ctx, { model: job.model, operation: job.operation, outputs: outputsOf(job), tokens, streaming: job.streaming });
-  return billedRun(job, engine, admitted, deps.engines.measureAnimation, ctx.notes);
+  return { events: billedRun(job, engineFor(deps, ctx, job.model), admitted, deps.engines.measureAnimation, ctx.notes), admitted };
+}
+
+/** Images the job sends its model: references of a generation, reference images of an edit. */
+function imagesOf(job: SvgJob): number {
+  if (job.operation === 'svg_generate') return job.references.length;
+  if (job.operation === 'svg_edit') return job.referenceImages.length;
+  return job.operation === 'svg_vectorize' ? 1 : 0;
 }
 
 async function* billedRun(

@@ -1,6 +1,5 @@
 import type { SvgStreamEvent, VectorizationRequest } from '../contract/svgs.ts';
 import type { OperationContext, OperationDeps } from './context.ts';
-import { engineFor } from './engine-for.ts';
 import { resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
@@ -10,5 +9,5 @@ export async function vectorizeImage(deps: OperationDeps, ctx: OperationContext,
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_vectorize');
   const image = await deps.media.prepareImage(body.image, 'image');
   const job = { ...svgJobBase(ctx, model, body), operation: 'svg_vectorize' as const, image, autoCrop: body.auto_crop ?? false, targetSize: body.target_size };
-  return admitSvgJob(deps, ctx, job, engineFor(deps, ctx, model));
+  return admitSvgJob(deps, ctx, job);
 }

@@ -9,6 +9,9 @@ import { BACKENDS, REDIS_URL, SKIP_REDIS, startHarness, type Harness } from '../
 
 const NEWEST_MIGRATION = Object.keys(MIGRATIONS).sort().at(-1)!;
 
+/** The built-in catalog's three openai-compatible entries, each on the one configured server. */
+const BUILTIN_UPSTREAMS = { in_service: 3, trial: 0, out: 0 };
+
 describe('GET /healthz and GET /readyz', () => {
   for (const { backend, skip } of BACKENDS) {
     describe(`on ${backend}`, { skip }, () => {
@@ -28,7 +31,7 @@ describe('GET /healthz and GET /readyz', () => {
       it('/readyz answers 200 when the database answers with every migration applied', async () => {
         const response = await h.request('GET', '/readyz', { key: null });
         assert.equal(response.status, 200, response.text);
-        assert.deepEqual(response.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok' } });
+        assert.deepEqual(response.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok' }, upstreams: BUILTIN_UPSTREAMS });
       });
 
       it('/readyz answers 503 naming the migrations while the newest one is not applied', async () => {
@@ -38,7 +41,7 @@ describe('GET /healthz and GET /readyz', () => {
         try {
           const response = await h.request('GET', '/readyz', { key: null });
           assert.equal(response.status, 503);
-          assert.deepEqual(response.json, { status: 'unavailable', checks: { database: 'ok', migrations: 'pending' } });
+          assert.deepEqual(response.json, { status: 'unavailable', checks: { database: 'ok', migrations: 'pending' }, upstreams: BUILTIN_UPSTREAMS });
         } finally {
           await sql`insert into schema_migrations (name, timestamp) values (${rows[0]!.name}, ${rows[0]!.timestamp})`.execute(h.store.db);
         }
@@ -69,7 +72,7 @@ describe('GET /healthz and GET /readyz', () => {
     it('/readyz answers 503 naming the database, and /healthz still 200', async () => {
       const ready = await h.request('GET', '/readyz', { key: null });
       assert.equal(ready.status, 503);
-      assert.deepEqual(ready.json, { status: 'unavailable', checks: { database: 'unreachable', migrations: 'unknown' } });
+      assert.deepEqual(ready.json, { status: 'unavailable', checks: { database: 'unreachable', migrations: 'unknown' }, upstreams: BUILTIN_UPSTREAMS });
       assert.equal((await h.request('GET', '/healthz', { key: null })).status, 200);
     });
   });
@@ -89,12 +92,12 @@ describe('GET /healthz and GET /readyz', () => {
     it('/readyz checks Redis: 200 while it answers, 503 naming it once it is gone', async () => {
       const up = await h.request('GET', '/readyz', { key: null });
       assert.equal(up.status, 200, up.text);
-      assert.deepEqual(up.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } });
+      assert.deepEqual(up.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok', redis: 'ok' }, upstreams: BUILTIN_UPSTREAMS });
 
       await redis.stop();
       const down = await h.request('GET', '/readyz', { key: null });
       assert.equal(down.status, 503);
-      assert.deepEqual(down.json, { status: 'unavailable', checks: { database: 'ok', migrations: 'ok', redis: 'unreachable' } });
+      assert.deepEqual(down.json, { status: 'unavailable', checks: { database: 'ok', migrations: 'ok', redis: 'unreachable' }, upstreams: BUILTIN_UPSTREAMS });
       assert.equal((await h.request('GET', '/healthz', { key: null })).status, 200, 'the process is still alive');
     });
   });
@@ -108,7 +111,7 @@ describe('GET /healthz and GET /readyz', () => {
 
     it('/readyz answers 200 with Redis ok', async () => {
       const response = await h.request('GET', '/readyz', { key: null });
-      assert.deepEqual(response.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } });
+      assert.deepEqual(response.json, { status: 'ok', checks: { database: 'ok', migrations: 'ok', redis: 'ok' }, upstreams: BUILTIN_UPSTREAMS });
     });
   });
 

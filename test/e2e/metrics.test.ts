@@ -96,12 +96,13 @@ describe('metrics on their own port (metrics.port)', () => {
     await upstream.close();
   });
 
-  it('serves only GET /metrics on the metrics port, and nothing on the API port', async () => {
+  it('serves only GET /metrics (and /upstreams) on the metrics port, and nothing on the API port', async () => {
     assert.match(h.server.metricsUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     assert.notEqual(new URL(h.server.metricsUrl!).port, new URL(h.url).port);
     assert.equal((await fetch(new URL('/v1/models', h.server.metricsUrl)).then((r) => r.status)), 404);
     assert.equal((await fetch(h.server.metricsUrl!, { method: 'POST' })).status, 405);
     assert.equal((await h.request('GET', '/metrics', { key: null })).status, 404);
+    assert.equal((await h.request('GET', '/upstreams', { key: null })).status, 404);
   });
 
   it('counts requests by route pattern and status, credits debited, limiter refusals and upstream calls', async () => {

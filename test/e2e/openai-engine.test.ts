@@ -405,6 +405,13 @@ describe('openai-compatible entries are checked when the service starts', () => 
     ['a max_concurrency of 0', { base_url: 'http://127.0.0.1:1/v1', model: 'm', max_concurrency: 0 }, {}, /Model bad: options\.max_concurrency/],
     ['an api_key_env that is not set', { base_url: 'http://127.0.0.1:1/v1', model: 'm', api_key_env: 'INKWELL_TEST_UNSET_KEY' }, {}, /Model bad: options\.api_key_env names INKWELL_TEST_UNSET_KEY/],
     ['vision that disagrees with input_modalities', { base_url: 'http://127.0.0.1:1/v1', model: 'm' }, { input_modalities: ['text', 'image'] }, /Model bad: options\.vision/],
+    ['both base_url and upstreams', { base_url: 'http://127.0.0.1:1/v1', model: 'm', upstreams: [{ base_url: 'http://127.0.0.1:2/v1' }] }, {}, /Model bad: give options\.base_url or options\.upstreams, not both/],
+    ['an upstream without a model name', { upstreams: [{ base_url: 'http://127.0.0.1:1/v1', model: 'm' }, { base_url: 'http://127.0.0.1:2/v1' }] }, {}, /Model bad: options\.upstreams\[1\]\.model is required/],
+    ['two upstreams of one name', { model: 'm', upstreams: [{ base_url: 'http://127.0.0.1:1/v1' }, { base_url: 'http://127.0.0.1:1/v2' }] }, {}, /Model bad: options\.upstreams\[1\] is named '127\.0\.0\.1:1' like an earlier one/],
+    ['an upstream of weight 0', { model: 'm', upstreams: [{ base_url: 'http://127.0.0.1:1/v1', weight: 0 }] }, {}, /Model bad: options\.upstreams\/0\/weight|Model bad: options\.upstreams.*weight/],
+    ["an upstream's api_key_env that is not set", { model: 'm', upstreams: [{ base_url: 'http://127.0.0.1:1/v1', api_key_env: 'INKWELL_TEST_UNSET_KEY' }] }, {}, /Model bad: options\.upstreams\[0\]\.api_key_env names INKWELL_TEST_UNSET_KEY/],
+    ['a fallback not in the catalog', { base_url: 'http://127.0.0.1:1/v1', model: 'm' }, { fallbacks: ['nowhere'] }, /Model bad names fallback 'nowhere', which is not in the catalog/],
+    ['itself as a fallback', { base_url: 'http://127.0.0.1:1/v1', model: 'm' }, { fallbacks: ['bad'] }, /Model bad names itself in fallbacks/],
   ] as const) {
     it(`refuses ${label}, naming the entry and field`, async () => {
       await assert.rejects(start(options, extra), (error: Error) => {

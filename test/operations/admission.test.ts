@@ -81,7 +81,7 @@ function run(organizationId: string, environment: 'live' | 'test' = 'live', orga
     requestId: newId('request'),
     principal,
     signal: controller.signal,
-    notes: { ran: (model, operation) => void ran.push([model, operation]), billing: (closed) => void charged.push(closed), failed: () => {} },
+    notes: { ran: (model, operation) => void ran.push([model, operation]), billing: (closed) => void charged.push(closed), failed: () => {}, fellBack: () => {} },
   };
   return { ctx, abort: () => controller.abort(), ran, charged };
 }

@@ -7,7 +7,8 @@ import { output, table } from '../output.ts';
 
 /**
  * `inkwell models` asks the API which models a key sees (GET /v1/models); `inkwell models list`
- * stays the admin view of the catalog this installation's config builds, read without a server.
+ * stays the admin view of the catalog this installation's config builds, read without a server;
+ * `inkwell models upstreams` adds each entry's servers and their state now.
  * The admin side (config, engines, store) loads only when `list` runs, so the client command
  * starts without it.
  */
@@ -45,11 +46,21 @@ export function registerModels(program: Command): void {
         data: catalog.all().map((m) => m.model),
       });
     });
+  const upstreams = models
+    .command('upstreams')
+    .description("List each model's servers from the config, and their state now from a running server's metrics listener.")
+    .option('--metrics-url <url>', 'the metrics listener of a running server (default: from the config\'s metrics.host and metrics.port)')
+    .option('--json', 'print JSON')
+    .action(async (options: { metricsUrl?: string; json?: boolean }) => {
+      const { listUpstreams } = await import('./models-upstreams.ts');
+      await listUpstreams(options);
+    });
   // The config options (--config, --data-dir…) come from the settings table, which loads the config
-  // schema: they are attached just before `list` parses its arguments, not at every start.
+  // schema: they are attached just before a subcommand parses its arguments, not at every start.
   models.hook('preSubcommand', async () => {
     const { withCommonOptions } = await import('../context.ts');
     withCommonOptions(list);
+    withCommonOptions(upstreams);
   });
 }
 

@@ -1,9 +1,8 @@
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
-import { resultOf, upstreamCall } from './upstream-call.ts';
-import type { CompletionDelta, UpstreamClient, UpstreamUsage } from './upstream-client.ts';
-import type { UpstreamLog } from './upstream-log.ts';
+import { resultOf, upstreamCall, type CallPolicy } from './upstream-call.ts';
+import type { CompletionDelta, UpstreamUsage } from './upstream-client.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -31,19 +30,17 @@ export interface CallResult {
 
 export type CallEvent = { type: 'accepted' } | { type: 'reasoning'; text: string } | { type: 'draft'; svg: SafeSvg };
 
+/** What the calls of one output share: their policy (servers, signal, deadline) and how they are made. */
 export interface CallContext {
   /**
    * Stream the upstream's answer (drafts and reasoning as they come). False for a client that
    * does not stream: one JSON answer is cheaper to read, and nobody would see the pieces.
    */
   stream: boolean;
-  client: UpstreamClient;
-  model: string;
+  /** Its `streamOptions` is `stream`. */
+  policy: CallPolicy;
   extraBody: Record<string, unknown>;
-  signal: AbortSignal;
   firstTokenTimeoutMs: number;
-  deadlineAt: number;
-  log: UpstreamLog;
 }
 
 /**
@@ -53,24 +50,24 @@ export interface CallContext {
  */
 export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: CallEvent) => void): Promise<CallResult> {
   let attempt: Attempt | undefined;
-  const policy = { signal: context.signal, log: context.log, streamOptions: context.stream };
+  const { policy, stream } = context;
   return resultOf(
     upstreamCall(
       policy,
-      async function* (streamOptions) {
+      async function* (member, streamOptions, deadlineAt) {
         const current = (attempt = new Attempt(spec, onEvent));
         const body = {
           ...context.extraBody,
-          model: context.model,
+          model: member.model,
           messages: spec.messages,
           max_tokens: spec.maxTokens,
           ...spec.sampling,
-          stream: context.stream,
+          stream,
           ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
         };
         // Unstreamed, the first token arrives with the last: only the total deadline applies.
-        const firstTokenTimeoutMs = context.stream ? context.firstTokenTimeoutMs : Math.max(0, context.deadlineAt - Date.now());
-        for await (const delta of context.client.complete({ body, signal: context.signal, firstTokenTimeoutMs, deadlineAt: context.deadlineAt })) {
+        const firstTokenTimeoutMs = stream ? context.firstTokenTimeoutMs : Math.max(0, deadlineAt - Date.now());
+        for await (const delta of member.client.complete({ body, signal: policy.signal, firstTokenTimeoutMs, deadlineAt })) {
           current.take(delta);
         }
         return current.result();

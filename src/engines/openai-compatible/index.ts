@@ -11,9 +11,8 @@ import { parseSvg } from '../../svg/parse.ts';
 import type { TokenUsage } from '../../contract/usage.ts';
 import { outputsOf, REVIEW_OUTPUT_TOKENS, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { runCall, type CallContext, type CallEvent, type CallResult, type ChatMessage } from './completion.ts';
-import { ConcurrencyLimit } from './concurrency.ts';
 import { EventChannel } from './event-channel.ts';
-import { parseOptions, type OpenAiCompatibleOptions } from './options.ts';
+import { maxAttemptsOf, parseOptions, upstreamTargets, type OpenAiCompatibleOptions, type UpstreamTarget } from './options.ts';
 import { prepareAnimation } from './animate.ts';
 import { EDIT_SYSTEM_PROMPT, editUserPrompt, GENERATE_SYSTEM_PROMPT, generateUserPrompt, systemPrompt } from './prompts.ts';
 import { runResponses } from './responses/run.ts';
@@ -21,8 +20,9 @@ import { reviewEdit } from './review.ts';
 import type { SvgRenderer } from './renderer.ts';
 import { localUsage, outputBudget, supportedSampling, type CountTokens } from './budget.ts';
 import { responsesTokenBounds, svgTokenBounds } from './cost.ts';
-import { jobSignal } from './upstream-call.ts';
-import { UpstreamClient, type UpstreamCallReport, type UpstreamUsage } from './upstream-client.ts';
+import { UpstreamSet, type RoutingObserver, type UpstreamMember } from './routing/upstream-set.ts';
+import { CallDeadline, jobSignal } from './upstream-call.ts';
+import { UpstreamClient, type UpstreamCallReport } from './upstream-client.ts';
 import { UpstreamLog } from './upstream-log.ts';
 
 /** What the engine needs from the rest of the service. */
@@ -39,8 +39,10 @@ export interface OpenAiCompatibleServices {
   upstreamCalls?: UpstreamObserver;
 }
 
+/** Told of each upstream call when it ends, and of each server going out (metrics). */
 export interface UpstreamObserver {
-  upstreamCall(model: string, report: UpstreamCallReport): void;
+  upstreamCall(model: string, upstream: string, report: UpstreamCallReport): void;
+  upstreamEjected(model: string, upstream: string): void;
 }
 
 /** The viewBox asked for when a request names none. */
@@ -62,41 +64,83 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
   if (entry.input_modalities && entry.input_modalities.includes('image') !== options.vision) {
     throw new ConfigError(`Model ${entry.id}: options.vision is ${options.vision}, but input_modalities ${options.vision ? 'does not list' : 'lists'} image; make them agree.`);
   }
-  const apiKey = options.api_key_env === undefined ? undefined : services.secret(options.api_key_env);
-  if (options.api_key_env !== undefined && apiKey === undefined) {
-    throw new ConfigError(`Model ${entry.id}: options.api_key_env names ${options.api_key_env}, which is not set.`);
-  }
-  const observer = services.upstreamCalls;
-  const client = new UpstreamClient({
-    baseUrl: options.base_url,
-    apiKey,
-    connectTimeoutMs: options.connect_timeout_ms,
-    idleTimeoutMs: options.idle_timeout_ms ?? options.first_token_timeout_ms,
-    maxOutputBytes: options.max_output_bytes,
-    onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, report)),
-  });
-  const limit = new ConcurrencyLimit(options.max_concurrency);
-  const log = new UpstreamLog(services.logger, entry.id, options.base_url);
-  const engine = new OpenAiCompatibleEngine(entry, options, client, limit, log, services);
+  const upstreams = upstreamSet(entry, options, services);
+  const engine = new OpenAiCompatibleEngine(entry, options, upstreams, services);
   return {
     runSvg: (job) => engine.run(job),
     tokenBounds: (job) => svgTokenBounds(job, entry, options),
     responsesTokenBounds: (request, images) => responsesTokenBounds(request, images, entry, options),
     // POST /v1/responses: translated to Chat Completions, or passed through (options.responses_api).
     respond: (job) =>
-      runResponses({ entry, options, client, limit, referenceImage: services.referenceImage, countTokens: (texts, signal) => services.renderer.countTokens(texts, signal), log }, job),
+      runResponses(
+        {
+          entry,
+          options,
+          upstreams,
+          maxAttempts: maxAttemptsOf(options, upstreams.size),
+          referenceImage: services.referenceImage,
+          countTokens: (texts, signal) => services.renderer.countTokens(texts, signal),
+        },
+        job,
+      ),
+    upstreams: () => upstreams.status(),
+    close: () => upstreams.close(),
   };
+}
+
+/** The entry's servers, each with its own connections and log, behind one routing set. */
+function upstreamSet(entry: CatalogEntry, options: OpenAiCompatibleOptions, services: OpenAiCompatibleServices): UpstreamSet {
+  const observer = services.upstreamCalls;
+  const members = upstreamTargets(entry, options).map((target): UpstreamMember => {
+    const apiKey = apiKeyOf(entry, target, services);
+    const client = new UpstreamClient({
+      baseUrl: target.baseUrl,
+      apiKey,
+      connectTimeoutMs: options.connect_timeout_ms,
+      idleTimeoutMs: options.idle_timeout_ms ?? options.first_token_timeout_ms,
+      maxOutputBytes: options.max_output_bytes,
+      onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, target.name, report)),
+    });
+    const log = new UpstreamLog(services.logger, entry.id, target.baseUrl);
+    return { name: target.name, model: target.model, client, log, weight: target.weight, maxConcurrency: target.maxConcurrency };
+  });
+  const health = options.health;
+  // A server is taken out only where that helps: another server or a fallback can take its calls.
+  const ejects = members.length > 1 || (entry.fallbacks?.length ?? 0) > 0 || health.eject_sole_upstream;
+  const logger = services.logger;
+  const routing: RoutingObserver = {
+    ejected: (member, ms) => {
+      logger?.warn({ model: entry.id, upstream: member.name, out_ms: ms }, 'upstream taken out after failing');
+      observer?.upstreamEjected(entry.id, member.name);
+    },
+    restored: (member) => logger?.info({ model: entry.id, upstream: member.name }, 'upstream back in service'),
+  };
+  return new UpstreamSet(
+    entry.id,
+    members,
+    { failureThreshold: health.failure_threshold, ejectionMs: health.ejection_ms, maxEjectionMs: health.max_ejection_ms, ejects },
+    { checkIntervalMs: health.check_interval_ms, observer: routing },
+  );
+}
+
+function apiKeyOf(entry: CatalogEntry, target: UpstreamTarget, services: OpenAiCompatibleServices): string | undefined {
+  if (target.apiKeyEnv === undefined) return undefined;
+  const apiKey = services.secret(target.apiKeyEnv);
+  if (apiKey === undefined) throw new ConfigError(`Model ${entry.id}: ${target.apiKeyField} names ${target.apiKeyEnv}, which is not set.`);
+  return apiKey;
 }
 
 class OpenAiCompatibleEngine {
   constructor(
     private readonly entry: CatalogEntry,
     private readonly options: OpenAiCompatibleOptions,
-    private readonly client: UpstreamClient,
-    private readonly limit: ConcurrencyLimit,
-    private readonly log: UpstreamLog,
+    private readonly upstreams: UpstreamSet,
     private readonly services: OpenAiCompatibleServices,
-  ) {}
+  ) {
+    this.maxAttempts = maxAttemptsOf(options, upstreams.size);
+  }
+
+  private readonly maxAttempts: number;
 
   async *run(job: SvgJob): AsyncGenerator<EngineEvent> {
     if (job.operation === 'svg_vectorize') {
@@ -127,70 +171,70 @@ class OpenAiCompatibleEngine {
     }
   }
 
-  /** One output: a completion (and, for edits, its review rounds), then the SVG pipeline. */
+  /**
+   * One output: a completion (and, for edits, its review rounds), then the SVG pipeline. Each call
+   * holds a server (a place in its max_concurrency) only while it runs.
+   */
   private async produce(job: SvgJob, index: number, prepared: Prepared, signal: AbortSignal, emit: (event: EngineEvent) => void): Promise<void> {
-    const release = await this.limit.acquire(signal);
     const metered = new Meter(this.options, (texts) => this.services.renderer.countTokens(texts, signal));
-    try {
-      const { messages, viewBox } = prepared;
-      let announced = false;
-      const onEvent = (event: CallEvent) => {
-        if (event.type === 'accepted') {
-          if (!announced) emit({ type: 'generating', index });
-          announced = true;
-        } else if (event.type === 'reasoning') {
-          emit({ type: 'reasoning', index, text: event.text });
-        } else {
-          emit({ type: 'draft', index, svg: event.svg });
-        }
-      };
-      const context = this.callContext(signal, job.streaming);
-      const drafts = job.streaming ? { fallbackViewBox: viewBox, viewBox: job.viewBox } : undefined;
-      const maxTokens = this.outputBudget(job.maxOutputTokens);
-      const result = await runCall(context, { messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
-      await metered.add(messages, result);
-      let svg = await this.deliverable(result, viewBox, job, signal);
-      if (job.operation === 'svg_edit' && job.maxReviewSteps > 0 && this.options.vision) {
-        svg = await reviewEdit({
-          instruction: job.prompt,
-          svg,
-          steps: job.maxReviewSteps,
-          renderer: this.services.renderer,
-          signal,
-          review: async (reviewMessages) => {
-            const reviewed = await runCall(context, { messages: reviewMessages, maxTokens: this.outputBudget(job.settings.orchestratorMaxOutputTokens ?? REVIEW_OUTPUT_TOKENS), sampling: this.sampling(job, 0) }, () => undefined);
-            await metered.add(reviewMessages, reviewed);
-            return reviewed.text;
-          },
-          redo: async (redoMessages) => {
-            const redone = await runCall(
-              context,
-              { messages: redoMessages, maxTokens: this.outputBudget(job.settings.shallowMaxOutputTokens ?? job.maxOutputTokens), sampling: this.sampling(job, job.temperature), drafts },
-              onEvent,
-            );
-            await metered.add(redoMessages, redone);
-            return this.deliverable(redone, viewBox, job, signal);
-          },
-          status: (text) => emit({ type: 'generating', index, text }),
-        });
+    const { messages, viewBox } = prepared;
+    let announced = false;
+    const onEvent = (event: CallEvent) => {
+      if (event.type === 'accepted') {
+        if (!announced) emit({ type: 'generating', index });
+        announced = true;
+      } else if (event.type === 'reasoning') {
+        emit({ type: 'reasoning', index, text: event.text });
+      } else {
+        emit({ type: 'draft', index, svg: event.svg });
       }
-      emit({ type: 'content', index, svg, usage: metered.total() });
-    } finally {
-      release();
+    };
+    const context = this.callContext(signal, job.streaming);
+    const drafts = job.streaming ? { fallbackViewBox: viewBox, viewBox: job.viewBox } : undefined;
+    const maxTokens = this.outputBudget(job.maxOutputTokens);
+    const result = await runCall(context, { messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
+    await metered.add(messages, result);
+    let svg = await this.deliverable(result, viewBox, job, signal);
+    if (job.operation === 'svg_edit' && job.maxReviewSteps > 0 && this.options.vision) {
+      svg = await reviewEdit({
+        instruction: job.prompt,
+        svg,
+        steps: job.maxReviewSteps,
+        renderer: this.services.renderer,
+        signal,
+        review: async (reviewMessages) => {
+          const reviewed = await runCall(context, { messages: reviewMessages, maxTokens: this.outputBudget(job.settings.orchestratorMaxOutputTokens ?? REVIEW_OUTPUT_TOKENS), sampling: this.sampling(job, 0) }, () => undefined);
+          await metered.add(reviewMessages, reviewed);
+          return reviewed.text;
+        },
+        redo: async (redoMessages) => {
+          const redone = await runCall(
+            context,
+            { messages: redoMessages, maxTokens: this.outputBudget(job.settings.shallowMaxOutputTokens ?? job.maxOutputTokens), sampling: this.sampling(job, job.temperature), drafts },
+            onEvent,
+          );
+          await metered.add(redoMessages, redone);
+          return this.deliverable(redone, viewBox, job, signal);
+        },
+        status: (text) => emit({ type: 'generating', index, text }),
+      });
     }
+    emit({ type: 'content', index, svg, usage: metered.total() });
   }
 
   /** A client that does not stream sees no drafts or reasoning: the upstream answers in one piece then. */
   private callContext(signal: AbortSignal, streaming: boolean): CallContext {
     return {
       stream: streaming,
-      client: this.client,
-      model: this.options.model,
+      policy: {
+        signal,
+        upstreams: this.upstreams,
+        maxAttempts: this.maxAttempts,
+        deadline: new CallDeadline(this.options.total_timeout_ms),
+        streamOptions: streaming,
+      },
       extraBody: this.options.extra_body,
-      signal,
       firstTokenTimeoutMs: this.options.first_token_timeout_ms,
-      deadlineAt: Date.now() + this.options.total_timeout_ms,
-      log: this.log,
     };
   }
 

@@ -151,6 +151,7 @@ export class UpstreamClient {
   private readonly pool: Pool;
   private readonly completionsPath: string;
   private readonly responsesPath: string;
+  private readonly modelsPath: string;
   private readonly headers: Record<string, string>;
   private readonly onCallEnd?: (report: UpstreamCallReport) => void;
   private readonly limits: ReceptionLimits;
@@ -171,6 +172,7 @@ export class UpstreamClient {
     const prefix = base.pathname.replace(/\/+$/, '');
     this.completionsPath = `${prefix}/chat/completions`;
     this.responsesPath = `${prefix}/responses`;
+    this.modelsPath = `${prefix}/models`;
     // undici's own connect timeout runs on a coarse timer (it fires up to a second late): the
     // client keeps a precise one per call (post), and undici's is left to close the socket.
     this.pool = new Pool(base.origin, { connect: { timeout: endpoint.connectTimeoutMs }, keepAliveTimeout: 30_000 });
@@ -261,6 +263,18 @@ export class UpstreamClient {
       if (!ended) reception.abort(FINISHED);
       else if (!reception.closed) setTimeout(() => reception.abort(FINISHED), DRAIN_AFTER_DONE_MS).unref();
       this.onCallEnd?.(callReport((performance.now() - startedAt) / 1000, ended, failure));
+    }
+  }
+
+  /** Whether the server answers `GET {base_url}/models` with a 2xx before `signal` ends (an active health check). */
+  async answers(signal: AbortSignal): Promise<boolean> {
+    const { accept: _accept, 'content-type': _type, ...headers } = this.headers;
+    try {
+      const response = await this.pool.request({ path: this.modelsPath, method: 'GET', headers, signal });
+      await response.body.dump({ limit: 64 * 1024 });
+      return response.statusCode >= 200 && response.statusCode < 300;
+    } catch {
+      return false;
     }
   }
 

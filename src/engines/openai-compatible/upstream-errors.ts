@@ -17,12 +17,12 @@ export interface MappedFailure {
 }
 
 /**
- * What the client is told when the upstream fails. Connect failures and 429 are the model being
+ * What the client is told when the upstream fails. Connect failures, 429 and 503 are the model being
  * unavailable (503, with the upstream's Retry-After); a rejected upstream key or an unknown model
  * is too (the operator's fault, never the caller's); 5xx, error frames, cut streams, garbage and
  * answers over the byte limit are the model failing (502); the deadlines are 504. Only what may
  * go better at once is retried: a refused connect (instant), a short 429, a 5xx, an error frame,
- * a cut stream — not a connect that timed out (a retry would double the wait the operator set),
+ * a cut stream, a 503 asking for a short wait — not a connect that timed out (a retry would double the wait the operator set),
  * a 200 that is no completion, or an answer over its limit (the same request gets the same).
  * Messages name no address and echo no upstream body.
  */
@@ -65,6 +65,15 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
           misconfigured: true,
           configurationHint: "the upstream does not know the model (HTTP 404): check the model entry's options.model and base_url",
           error: new ApiError('model_unavailable', { message: 'The model server does not serve this model; the operator has been told.', cause: error }),
+        };
+      }
+      if (status === 503) {
+        // The server says it is unavailable for now (overloaded, loading the model, draining): so is the model.
+        return {
+          ...base,
+          retryable: (retryAfterSeconds ?? 0) <= MAX_RETRY_WAIT_SECONDS,
+          waitSeconds: retryAfterSeconds ?? 0,
+          error: new ApiError('model_unavailable', { message: 'The model server is unavailable for now (HTTP 503); retry after the indicated time.', retryAfter: retryAfterSeconds ?? 5, cause: error }),
         };
       }
       if (status >= 500) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { UpstreamStatus } from '../../contract/upstreams.ts';
 import type { Limits } from '../../limits/limits.ts';
 import { migrationsApplied } from '../../store/database.ts';
 import type { Store } from '../../store/index.ts';
@@ -11,6 +12,8 @@ export interface HealthDeps {
   limits: Limits;
   /** Redis holds the limit counters: readiness then needs it too. */
   redisConfigured: boolean;
+  /** The model servers the engines route to: reported, never a reason to be unready. */
+  upstreams?: () => UpstreamStatus[];
 }
 
 interface Readiness {
@@ -57,8 +60,10 @@ async function checkReadiness(deps: HealthDeps): Promise<{ readiness: Readiness;
 /**
  * `GET /healthz`: the process is up and serving (liveness). `GET /readyz`: it can do its work —
  * the database answers with every migration applied, and Redis answers when configured — 200,
- * or 503 naming what is not ready. No key, no rate limit; probes come every few seconds, so
- * their requests are not logged (a failed readiness check is, at warn).
+ * or 503 naming what is not ready. Model servers that are out do not make it unready (the
+ * service still answers, with fallbacks or a 503 of its own): it counts them, without names or
+ * addresses, since the probe needs no key. No key, no rate limit; probes come every few seconds,
+ * so their requests are not logged (a failed readiness check is, at warn).
  */
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   const probe = { config: { probe: true } };
@@ -70,6 +75,15 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       const causes = Object.fromEntries(Object.entries(failures).map(([name, error]) => [name, error instanceof Error ? error.message : String(error)]));
       request.log.warn({ checks: readiness, causes }, 'not ready');
     }
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: readiness });
+    const upstreams = deps.upstreams?.() ?? [];
+    const body = { status: ready ? 'ok' : 'unavailable', checks: readiness, ...(upstreams.length > 0 ? { upstreams: countStates(upstreams) } : {}) };
+    return reply.code(ready ? 200 : 503).send(body);
   });
+}
+
+/** Upstreams by state: in service, ready for a trial call, out. */
+function countStates(upstreams: UpstreamStatus[]): { in_service: number; trial: number; out: number } {
+  const counts = { in_service: 0, trial: 0, out: 0 };
+  for (const { state } of upstreams) counts[state === 'healthy' ? 'in_service' : state]++;
+  return counts;
 }

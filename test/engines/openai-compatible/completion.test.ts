@@ -5,6 +5,8 @@ import { runCall, type CallContext, type CallEvent, type CallSpec } from '../../
 import { UpstreamClient } from '../../../src/engines/openai-compatible/upstream-client.ts';
 import { startFakeUpstream, type FakeUpstream } from '../../fakes/upstream.ts';
 import { UpstreamLog } from '../../../src/engines/openai-compatible/upstream-log.ts';
+import { UpstreamSet } from '../../../src/engines/openai-compatible/routing/upstream-set.ts';
+import { CallDeadline } from '../../../src/engines/openai-compatible/upstream-call.ts';
 
 // One completion against the scripted upstream: the body sent, the answer and reasoning read
 // back, and the one retry, made only while nothing of the attempt reached the client.
@@ -28,17 +30,16 @@ beforeEach(() => {
   upstream.requests.length = 0;
 });
 
-function context(overrides: Partial<CallContext> = {}): CallContext {
+/** One server behind the call, as an entry with a single base_url has. */
+function context(overrides: { stream?: boolean; signal?: AbortSignal; extraBody?: Record<string, unknown> } = {}): CallContext {
+  const stream = overrides.stream ?? true;
+  const member = { name: 'fake', model: 'fake-model', client, log: new UpstreamLog(undefined, 'up-test', 'http://127.0.0.1'), weight: 1, maxConcurrency: 4 };
+  const upstreams = new UpstreamSet('up-test', [member], { failureThreshold: 3, ejectionMs: 10_000, maxEjectionMs: 300_000, ejects: false });
   return {
-    stream: true,
-    client,
-    model: 'fake-model',
-    extraBody: {},
-    signal: new AbortController().signal,
+    stream,
+    policy: { signal: overrides.signal ?? new AbortController().signal, upstreams, maxAttempts: 2, deadline: new CallDeadline(10_000), streamOptions: stream },
+    extraBody: overrides.extraBody ?? {},
     firstTokenTimeoutMs: 5_000,
-    deadlineAt: Date.now() + 10_000,
-    log: new UpstreamLog(undefined, 'up-test', 'http://127.0.0.1'),
-    ...overrides,
   };
 }
 
@@ -99,7 +100,7 @@ describe('runCall', () => {
   });
 
   it('fails with 502 model_error after a second failure, and tries no third time', async () => {
-    upstream.reply = () => ({ kind: 'error', status: 503 });
+    upstream.reply = () => ({ kind: 'error', status: 500 });
     await assert.rejects(call(context()), (error) => error instanceof ApiError && error.status === 502 && error.code === 'model_error');
     assert.equal(upstream.requests.length, 2);
   });

@@ -37,6 +37,8 @@ describe('mapUpstreamFailure', () => {
     ['a 401 (our upstream key refused)', status(401), { status: 503, code: 'model_unavailable', retryAfter: undefined, retryable: false, waitSeconds: 0, misconfigured: true }],
     ['a 403', status(403), { status: 503, code: 'model_unavailable', retryAfter: undefined, retryable: false, waitSeconds: 0, misconfigured: true }],
     ['a 404 (the model is unknown upstream)', status(404), { status: 503, code: 'model_unavailable', retryAfter: undefined, retryable: false, waitSeconds: 0, misconfigured: true }],
+    ['a 503 (the server unavailable for now)', status(503), { status: 503, code: 'model_unavailable', retryAfter: 5, retryable: true, waitSeconds: 0, misconfigured: false }],
+    ['a 503 asking for a long wait', status(503, 60), { status: 503, code: 'model_unavailable', retryAfter: 60, retryable: false, waitSeconds: 60, misconfigured: false }],
     ['a 500 with Retry-After', status(500, 1), { status: 502, code: 'model_error', retryAfter: undefined, retryable: true, waitSeconds: 1, misconfigured: false }],
     ['a 400', status(400), { status: 502, code: 'model_error', retryAfter: undefined, retryable: false, waitSeconds: 0, misconfigured: false }],
     ['an error frame', { kind: 'frame', detail: 'crashed' }, { status: 502, code: 'model_error', retryAfter: undefined, retryable: true, waitSeconds: 0, misconfigured: false }],

@@ -40,7 +40,6 @@ export function toResponsesBody(
           });
   const body: Record<string, unknown> = {
     ...options.extra_body,
-    model: options.model,
     input,
     store: false,
     stream: true,

@@ -1,40 +1,37 @@
 import type { CatalogEntry } from '../../../config/schema.ts';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/responses.ts';
 import type { ResponsesJob } from '../../engine.ts';
-import type { ConcurrencyLimit } from '../concurrency.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
 import { localUsage, responsesOutputBudget, type CountTokens } from '../budget.ts';
-import { jobSignal, upstreamCall } from '../upstream-call.ts';
-import type { UpstreamClient, UpstreamUsage } from '../upstream-client.ts';
+import type { UpstreamSet } from '../routing/upstream-set.ts';
+import { CallDeadline, jobSignal, upstreamCall } from '../upstream-call.ts';
+import type { UpstreamUsage } from '../upstream-client.ts';
 import { ResponseBuilder } from './builder.ts';
 import { ChatAnswerReader, type ChatEnd } from './chat-answer.ts';
 import { toChatRequest, type ChatRequest } from './chat-request.ts';
 import { PassthroughReader, toResponsesBody, type PassthroughEnd } from './passthrough.ts';
-import type { UpstreamLog } from '../upstream-log.ts';
-
 
 export interface ResponsesRunContext {
   entry: CatalogEntry;
   options: OpenAiCompatibleOptions;
-  client: UpstreamClient;
-  limit: ConcurrencyLimit;
+  upstreams: UpstreamSet;
+  maxAttempts: number;
   /** Tokens in texts by a common encoding, counted off the event loop (for a server that reports no usage). */
   countTokens(texts: string[], signal: AbortSignal): Promise<number>;
   /** A checked image as a data: URL of at most `maxSide` pixels a side. */
   referenceImage(ref: import('../../../media/inputs.ts').ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
-  log: UpstreamLog;
 }
 
 /**
  * Runs one POST /v1/responses on the entry's server: translated to Chat Completions, or passed
  * through when the server speaks Responses (`options.responses_api`). Events start once the
  * server accepted the call (an unreachable or busy server is still a plain JSON error). Failures
- * are mapped as for SVG calls; one retry follows a connect failure, a short 429, a 5xx, an error
- * frame or a cut stream — only while no output item reached the client. The service never runs
+ * are mapped, retried and failed over as for SVG calls (upstreamCall) — only while no output
+ * item reached the client. The service never runs
  * a tool: calls are returned for the caller to run.
  */
 export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob): AsyncGenerator<ResponsesStreamEvent> {
-  const { entry, options, client } = ctx;
+  const { entry, options } = ctx;
   const { signal, close } = jobSignal(job.signal);
   const count: CountTokens = (texts) => ctx.countTokens(texts, signal);
   try {
@@ -48,47 +45,41 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
     const chat = options.responses_api ? undefined : toChatRequest(request, entry, options, imageUrls);
     const passthroughBody = options.responses_api ? toResponsesBody(request, entry, options, imageUrls, maxOutputTokens) : undefined;
 
-    const release = await ctx.limit.acquire(signal);
-    try {
-      const builder = new ResponseBuilder(request, entry.id);
-      const deadlineAt = Date.now() + options.total_timeout_ms;
-      const call = (body: Record<string, unknown>) => ({ body, signal, firstTokenTimeoutMs: options.first_token_timeout_ms, deadlineAt });
-      const policy = { signal, log: ctx.log, streamOptions: chat !== undefined };
-      yield* upstreamCall(
-        policy,
-        async function* (streamOptions) {
-          if (chat) {
-            const reader = new ChatAnswerReader(builder, chat.customTools, request.parallel_tool_calls === false);
-            const body = {
-              ...options.extra_body,
-              model: options.model,
-              ...chat.body,
-              max_tokens: maxOutputTokens,
-              stream: true,
-              ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
-            };
-            for await (const delta of client.complete(call(body))) {
-              if (delta.accepted) yield* builder.start();
-              else yield* reader.take(delta);
-            }
-            const { events, end } = reader.end();
-            yield* events;
-            yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx, count) });
-          } else {
-            const reader = new PassthroughReader(builder);
-            for await (const delta of client.respond(call(passthroughBody!))) {
-              if (delta.accepted) yield* builder.start();
-              else if (delta.event) yield* reader.take(delta.event);
-            }
-            const end = reader.end();
-            yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx, count) });
+    const builder = new ResponseBuilder(request, entry.id);
+    const call = (body: Record<string, unknown>, deadlineAt: number) => ({ body, signal, firstTokenTimeoutMs: options.first_token_timeout_ms, deadlineAt });
+    const policy = { signal, upstreams: ctx.upstreams, maxAttempts: ctx.maxAttempts, deadline: new CallDeadline(options.total_timeout_ms), streamOptions: chat !== undefined };
+    yield* upstreamCall(
+      policy,
+      async function* (member, streamOptions, deadlineAt) {
+        if (chat) {
+          const reader = new ChatAnswerReader(builder, chat.customTools, request.parallel_tool_calls === false);
+          const body = {
+            ...options.extra_body,
+            model: member.model,
+            ...chat.body,
+            max_tokens: maxOutputTokens,
+            stream: true,
+            ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
+          };
+          for await (const delta of member.client.complete(call(body, deadlineAt))) {
+            if (delta.accepted) yield* builder.start();
+            else yield* reader.take(delta);
           }
-        },
-        () => builder.forwarded,
-      );
-    } finally {
-      release();
-    }
+          const { events, end } = reader.end();
+          yield* events;
+          yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx, count) });
+        } else {
+          const reader = new PassthroughReader(builder);
+          for await (const delta of member.client.respond(call({ ...passthroughBody!, model: member.model }, deadlineAt))) {
+            if (delta.accepted) yield* builder.start();
+            else if (delta.event) yield* reader.take(delta.event);
+          }
+          const end = reader.end();
+          yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx, count) });
+        }
+      },
+      () => builder.forwarded,
+    );
   } finally {
     close(); // the client left, or the response ended: no upstream call outlives the request
   }

@@ -121,8 +121,10 @@ describe('Responses passed through to an upstream that speaks Responses', () => 
       assertOpenStream(events);
       assert.deepEqual([events.at(-1).type, events.at(-1).error.status_code, events.at(-1).error.code], ['error', 502, 'model_error'], JSON.stringify(reply));
     }
-    s.upstream.reply = () => ({ kind: 'error', status: 503, headers: { 'retry-after': '1' } });
+    s.upstream.reply = () => ({ kind: 'error', status: 500, headers: { 'retry-after': '1' } });
     assertError(await s.h.request('POST', '/v1/responses', { key: s.h.keys.live, body: { model: 'native', input: 'x' } }), { status: 502, code: 'model_error' });
+    s.upstream.reply = () => ({ kind: 'error', status: 503, headers: { 'retry-after': '1' } });
+    assertError(await s.h.request('POST', '/v1/responses', { key: s.h.keys.live, body: { model: 'native', input: 'x' } }), { status: 503, code: 'model_unavailable' });
     s.upstream.reply = () => ({ kind: 'error', status: 401 });
     assertError(await s.h.request('POST', '/v1/responses', { key: s.h.keys.live, body: { model: 'native', input: 'x' } }), { status: 503, code: 'model_unavailable' });
     assert.equal(await s.balance(), start);
