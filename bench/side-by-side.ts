@@ -63,6 +63,7 @@ async function side(name: string, checkout: string, flags: string, target: strin
     upstreamUrl: upstream.url,
     pacedUrl: upstream.url,
     maxConcurrency: CONNECTIONS,
+    routed: target.startsWith('routed-'),
     bin: join(resolve(checkout), 'bin/inkwell.js'),
     nodeFlags: flagsOf(flags),
   });

@@ -23,6 +23,8 @@ export interface ServerOptions {
   pacedUrl: string;
   /** Upstream calls at once for up-fixed: as many as the load has connections, so the engine is measured, not its queue. */
   maxConcurrency: number;
+  /** Adds `up-routed`, one entry with the upstream twice (builds before routing refuse it). */
+  routed?: boolean;
   /** Extra node flags (--cpu-prof …). */
   nodeFlags?: string[];
   /** Extra environment of the server, e.g. DATABASE_URL and REDIS_URL for PostgreSQL + Redis. */
@@ -33,6 +35,12 @@ export interface ServerOptions {
   models?: object[];
   /** More top-level config sections (e.g. `metrics`). */
   config?: Record<string, unknown>;
+}
+
+/** The same server twice, as two upstreams of one entry: what routing costs a request. */
+function routedEntry(options: ServerOptions) {
+  const upstream = (name: string) => ({ name, base_url: options.upstreamUrl, max_concurrency: options.maxConcurrency });
+  return { id: 'up-routed', engine: 'openai-compatible', operations: ['svg_generate'], billing: BILLING, options: { model: 'bench', upstreams: [upstream('one'), upstream('two')] } };
 }
 
 export interface InkwellProcess {
@@ -70,20 +78,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
             billing: BILLING,
             options: { base_url: options.upstreamUrl, model: 'bench', max_concurrency: options.maxConcurrency },
           },
-          {
-            // The same server twice, as two upstreams of one entry: what routing costs a request.
-            id: 'up-routed',
-            engine: 'openai-compatible',
-            operations: ['svg_generate'],
-            billing: BILLING,
-            options: {
-              model: 'bench',
-              upstreams: [
-                { name: 'one', base_url: options.upstreamUrl, max_concurrency: options.maxConcurrency },
-                { name: 'two', base_url: options.upstreamUrl, max_concurrency: options.maxConcurrency },
-              ],
-            },
-          },
+          ...(options.routed ? [routedEntry(options)] : []),
           {
             id: 'up-paced',
             engine: 'openai-compatible',

@@ -80,6 +80,24 @@ after(async () => {
 });
 
 describe('the upstream client', { timeout: 15_000 }, () => {
+  it('answers a health check: GET {base_url}/models with the key, true on a 2xx, false on an error status, a refused connect or no answer in time', async () => {
+    const seen: string[] = [];
+    handler = (request, response) => {
+      seen.push(`${request.method} ${request.url} ${request.headers.authorization}`);
+      response.writeHead(seen.length === 1 ? 200 : 503, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
+    };
+    await withClient({ apiKey: 'sk-up' }, async (own) => {
+      assert.equal(await own.answers(AbortSignal.timeout(2000)), true);
+      assert.equal(await own.answers(AbortSignal.timeout(2000)), false);
+    });
+    assert.deepEqual(seen, ['GET /v1/models Bearer sk-up', 'GET /v1/models Bearer sk-up']);
+    handler = () => {}; // never answers
+    assert.equal(await client.answers(AbortSignal.timeout(200)), false);
+    const refused = new UpstreamClient({ baseUrl: 'http://127.0.0.1:9/v1', connectTimeoutMs: 500 });
+    assert.equal(await refused.answers(AbortSignal.timeout(2000)), false);
+    await refused.close();
+  });
+
   it('ends the call at [DONE] and closes a response the server keeps open after it', async () => {
     handler = (_request, response) => {
       sse(response);

@@ -87,13 +87,16 @@ export class UpstreamSet {
     return this.slots.length;
   }
 
-  /** A server for one attempt, avoiding those in `avoid` while another takes calls. */
-  lease(signal: AbortSignal, avoid?: ReadonlySet<UpstreamMember>): Promise<Lease> {
+  /**
+   * A server for one attempt, avoiding those in `avoid` while another takes calls: at once when
+   * one has room (the common case: no promise made), else in line.
+   */
+  lease(signal: AbortSignal, avoid?: ReadonlySet<UpstreamMember>): Lease | Promise<Lease> {
     signal.throwIfAborted();
     const now = this.now();
     const slot = this.pick(now, avoid);
-    if (slot) return Promise.resolve(this.grant(slot, now));
-    if (!this.anyTakesCalls(now)) return Promise.reject(this.allOut(now));
+    if (slot) return this.grant(slot, now);
+    if (!this.anyTakesCalls(now)) throw this.allOut(now);
     return new Promise<Lease>((resolve, reject) => {
       const waiter: Waiter = {
         avoid,
@@ -209,6 +212,7 @@ export class UpstreamSet {
 
   /** Hands freed room to the calls in line, in order; when no server takes calls any more, they fail. */
   private dispatch(): void {
+    if (this.waiting.length === 0) return;
     const now = this.now();
     while (this.waiting.length > 0) {
       const waiter = this.waiting[0]!;

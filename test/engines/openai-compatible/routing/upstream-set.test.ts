@@ -22,6 +22,8 @@ function setOf(members: UpstreamMember[], clock = { now: 0 }): UpstreamSet {
 }
 
 const signal = () => new AbortController().signal;
+/** A lease as a promise, whether it was granted at once or in line (a refusal becomes a rejection). */
+const leased = async (set: UpstreamSet, ...args: Parameters<UpstreamSet['lease']>) => set.lease(...args);
 
 describe('UpstreamSet', () => {
   it('sends each call to the server with the fewest in flight for its weight', async () => {
@@ -57,9 +59,9 @@ describe('UpstreamSet', () => {
     const first = await set.lease(signal());
     const leaving = new AbortController();
     const order: string[] = [];
-    const second = set.lease(signal()).then((lease) => (order.push('second'), lease));
-    const gone = set.lease(leaving.signal).catch((error: unknown) => (order.push('left'), error));
-    const third = set.lease(signal()).then((lease) => (order.push('third'), lease));
+    const second = leased(set, signal()).then((lease) => (order.push('second'), lease));
+    const gone = leased(set, leaving.signal).catch((error: unknown) => (order.push('left'), error));
+    const third = leased(set, signal()).then((lease) => (order.push('third'), lease));
     leaving.abort(new Error('client left'));
     await gone;
     first.end(OK);
@@ -76,18 +78,36 @@ describe('UpstreamSet', () => {
       for (let i = 0; i < 2; i++) (await set.lease(signal(), new Set([m === a ? b : a]))).end(FAULT);
     }
     assert.deepEqual(set.status().map((s) => s.state), ['out', 'out']);
-    await assert.rejects(set.lease(signal()), (error) => error instanceof ApiError && error.code === 'model_unavailable' && error.retryAfter === 1);
+    await assert.rejects(leased(set, signal()), (error) => error instanceof ApiError && error.code === 'model_unavailable' && error.retryAfter === 1);
     clock.now = 1000;
     const trial = await set.lease(signal());
     trial.end(OK);
     assert.equal(set.status().find((s) => s.upstream === trial.member.name)!.state, 'healthy');
   });
 
+  it('asks a server that is out whether it answers (check_interval_ms), and lets it take its trial call at once when it does', async () => {
+    const asked: string[] = [];
+    let answering = false;
+    const client = { answers: async () => (asked.push('GET /models'), answering) } as unknown as UpstreamClient;
+    const [a, b] = [{ ...member('a'), client }, member('b')];
+    const set = new UpstreamSet('pooled', [a, b], { ...POLICY, ejectionMs: 60_000 }, { checkIntervalMs: 20 });
+    for (let i = 0; i < 2; i++) (await set.lease(signal(), new Set([b]))).end(FAULT);
+    const stateOfA = () => set.status().find((s) => s.upstream === 'a')!.state;
+    assert.equal(stateOfA(), 'out');
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    assert.ok(asked.length >= 2, `asked again while it did not answer (${asked.length})`);
+    assert.equal(stateOfA(), 'out');
+    answering = true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(stateOfA(), 'trial', 'back for a trial call long before its 60 s were over');
+    set.close();
+  });
+
   it('fails the calls in line with 503 when the server they wait for goes out', async () => {
     const set = setOf([member('a', 1, 1)]);
     const first = await set.lease(signal());
-    const second = set.lease(signal());
-    const third = set.lease(signal());
+    const second = leased(set, signal());
+    const third = leased(set, signal());
     first.end(FAULT);
     (await second).end(FAULT);
     await assert.rejects(third, (error) => error instanceof ApiError && error.code === 'model_unavailable');
