@@ -27,6 +27,8 @@ export interface ServerOptions {
   routed?: boolean;
   /** Extra node flags (--cpu-prof …). */
   nodeFlags?: string[];
+  /** A command the server runs under, before node (valgrind and its flags: bench/instructions.ts). */
+  wrapper?: string[];
   /** Extra environment of the server, e.g. DATABASE_URL and REDIS_URL for PostgreSQL + Redis. */
   env?: Record<string, string>;
   /** Another build's bin/inkwell.js (bench/side-by-side.ts); this checkout's by default. */
@@ -91,7 +93,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
       },
     }),
   );
-  const args = ['-c', String(options.cpu), process.execPath, ...(options.nodeFlags ?? []), options.bin ?? BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
+  const args = ['-c', String(options.cpu), ...(options.wrapper ?? []), process.execPath, ...(options.nodeFlags ?? []), options.bin ?? BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
   // Own process group (detached), so cleanup reaches everything the server runs under it.
   const child: ChildProcess = spawn('taskset', args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, ...options.env },

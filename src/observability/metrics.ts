@@ -82,26 +82,19 @@ export class Metrics {
       labelNames: ['model', 'upstream'],
       registers,
     });
-    new Gauge({
-      name: 'inkwell_upstream_in_flight',
-      help: 'Calls in flight to each upstream now.',
-      labelNames: ['model', 'upstream'],
-      registers,
-      collect() {
-        this.reset();
-        for (const status of metrics.upstreamStatus()) this.labels(status.model, status.upstream).set(status.inFlight);
-      },
-    });
-    new Gauge({
-      name: 'inkwell_upstream_up',
-      help: 'Whether each upstream takes calls now: 1 in service, 0.5 ready for one trial call, 0 out after failing.',
-      labelNames: ['model', 'upstream'],
-      registers,
-      collect() {
-        this.reset();
-        for (const status of metrics.upstreamStatus()) this.labels(status.model, status.upstream).set(UP[status.state]);
-      },
-    });
+    const upstreamGauge = (name: string, help: string, value: (status: UpstreamStatus) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['model', 'upstream'],
+        registers,
+        collect() {
+          this.reset(); // the engines' list, read now, is the whole truth
+          for (const status of metrics.upstreamStatus()) this.labels(status.model, status.upstream).set(value(status));
+        },
+      });
+    upstreamGauge('inkwell_upstream_in_flight', 'Calls in flight to each upstream now.', (status) => status.inFlight);
+    upstreamGauge('inkwell_upstream_up', 'Whether each upstream takes calls now: 1 in service, 0.5 ready for one trial call, 0 out after failing.', (status) => UP[status.state]);
     this.creditsDebited = new Counter({
       name: 'inkwell_credits_debited_total',
       help: 'Credits charged at settlement, by catalog model and operation.',

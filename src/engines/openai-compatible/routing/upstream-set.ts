@@ -70,7 +70,6 @@ interface Waiter {
  */
 export class UpstreamSet {
   private readonly slots: Slot[];
-  private readonly bySlot = new Map<UpstreamMember, Slot>();
   private readonly waiting: Waiter[] = [];
 
   constructor(
@@ -80,7 +79,6 @@ export class UpstreamSet {
     private readonly options: { checkIntervalMs?: number; observer?: RoutingObserver; now?: () => number } = {},
   ) {
     this.slots = members.map((member) => new Slot(member, new UpstreamHealth(policy)));
-    for (const slot of this.slots) this.bySlot.set(slot.member, slot);
   }
 
   get size(): number {
