@@ -43,12 +43,18 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
       return { ...base, error: new ApiError('model_unavailable', { message: UNREACHABLE_IN_TIME, retryAfter: 5, cause: error }) };
     case 'status': {
       const { status, retryAfterSeconds } = failure;
-      if (status === 429) {
+      if (status === 429 || status === 503) {
+        // Busy (429), or unavailable for now (503: overloaded, loading the model, draining): so is the model.
+        const busy = status === 429;
         return {
           ...base,
           retryable: (retryAfterSeconds ?? 0) <= MAX_RETRY_WAIT_SECONDS,
-          waitSeconds: retryAfterSeconds ?? 1,
-          error: new ApiError('model_unavailable', { message: 'The model server is busy; retry after the indicated time.', retryAfter: retryAfterSeconds ?? 5, cause: error }),
+          waitSeconds: retryAfterSeconds ?? (busy ? 1 : 0),
+          error: new ApiError('model_unavailable', {
+            message: busy ? 'The model server is busy; retry after the indicated time.' : 'The model server is unavailable for now (HTTP 503); retry after the indicated time.',
+            retryAfter: retryAfterSeconds ?? 5,
+            cause: error,
+          }),
         };
       }
       if (status === 401 || status === 403) {
@@ -65,15 +71,6 @@ export function mapUpstreamFailure(error: UpstreamError): MappedFailure {
           misconfigured: true,
           configurationHint: "the upstream does not know the model (HTTP 404): check the model entry's options.model and base_url",
           error: new ApiError('model_unavailable', { message: 'The model server does not serve this model; the operator has been told.', cause: error }),
-        };
-      }
-      if (status === 503) {
-        // The server says it is unavailable for now (overloaded, loading the model, draining): so is the model.
-        return {
-          ...base,
-          retryable: (retryAfterSeconds ?? 0) <= MAX_RETRY_WAIT_SECONDS,
-          waitSeconds: retryAfterSeconds ?? 0,
-          error: new ApiError('model_unavailable', { message: 'The model server is unavailable for now (HTTP 503); retry after the indicated time.', retryAfter: retryAfterSeconds ?? 5, cause: error }),
         };
       }
       if (status >= 500) {
