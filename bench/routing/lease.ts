@@ -12,9 +12,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Lease, UpstreamMember, UpstreamSet as UpstreamSetClass } from '../../src/engines/openai-compatible/routing/upstream-set.ts';
-import type { UpstreamClient } from '../../src/engines/openai-compatible/upstream-client.ts';
-import type { UpstreamLog as UpstreamLogClass } from '../../src/engines/openai-compatible/upstream-log.ts';
+import type { Lease, UpstreamMember, UpstreamSet as UpstreamSetClass } from '../../src/engines/upstream/routing/upstream-set.ts';
+import type { UpstreamClient } from '../../src/engines/upstream/client.ts';
+import type { UpstreamLog as UpstreamLogClass } from '../../src/engines/upstream/log.ts';
 
 const { values: flags } = parseArgs({ options: { baseline: { type: 'string' } } });
 const built = (checkout: string, module: string) => import(pathToFileURL(join(resolve(checkout), 'dist/engines/openai-compatible', module)).href);

@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../config/schema.ts';
 import type { OpenAiCompatibleOptions } from './options.ts';
-import type { UpstreamUsage } from './upstream-client.ts';
+import type { UpstreamUsage } from '../upstream/client.ts';
 
 // The engine's one home for what a call may use and what it used: the output cap it sends, the
 // allowances it counts, the sampling fields it passes on, and the usage it counts itself when a

@@ -1,8 +1,8 @@
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
-import { resultOf, upstreamCall, type CallPolicy } from './upstream-call.ts';
-import type { CompletionDelta, UpstreamUsage } from './upstream-client.ts';
+import { resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
+import type { CompletionDelta, UpstreamUsage } from '../upstream/client.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {

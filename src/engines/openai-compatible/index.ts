@@ -1,5 +1,4 @@
 import type { SafeSvg } from '../../svg/safe-svg.ts';
-import type { Logger } from 'pino';
 import { ConfigError } from '../../config/load.ts';
 import type { CatalogEntry } from '../../config/schema.ts';
 import { ApiError } from '../../contract/errors.ts';
@@ -11,8 +10,9 @@ import { parseSvg } from '../../svg/parse.ts';
 import type { TokenUsage } from '../../contract/usage.ts';
 import { outputsOf, REVIEW_OUTPUT_TOKENS, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { runCall, type CallContext, type CallEvent, type CallResult, type ChatMessage } from './completion.ts';
-import { EventChannel } from './event-channel.ts';
-import { maxAttemptsOf, parseOptions, upstreamTargets, type OpenAiCompatibleOptions, type UpstreamTarget } from './options.ts';
+import { EventChannel } from '../event-channel.ts';
+import { parseOptions, type OpenAiCompatibleOptions } from './options.ts';
+import { maxAttemptsOf } from '../upstream/options.ts';
 import { prepareAnimation } from './animate.ts';
 import { EDIT_SYSTEM_PROMPT, editUserPrompt, GENERATE_SYSTEM_PROMPT, generateUserPrompt, systemPrompt } from './prompts.ts';
 import { runResponses } from './responses/run.ts';
@@ -20,29 +20,17 @@ import { reviewEdit } from './review.ts';
 import type { SvgRenderer } from './renderer.ts';
 import { localUsage, outputBudget, supportedSampling, type CountTokens } from './budget.ts';
 import { responsesTokenBounds, svgTokenBounds } from './cost.ts';
-import { UpstreamSet, type RoutingObserver, type UpstreamMember } from './routing/upstream-set.ts';
-import { CallDeadline, jobSignal } from './upstream-call.ts';
-import { UpstreamClient, type UpstreamCallReport } from './upstream-client.ts';
-import { UpstreamLog } from './upstream-log.ts';
+import type { UpstreamSet } from '../upstream/routing/upstream-set.ts';
+import { buildUpstreamSet, type ServerServices } from '../upstream/servers.ts';
+import { CallDeadline, jobSignal } from '../upstream/call.ts';
 
 /** What the engine needs from the rest of the service. */
-export interface OpenAiCompatibleServices {
+export interface OpenAiCompatibleServices extends ServerServices {
   media: MediaInputs;
   /** A checked image as a data: URL a vision model takes, at most `maxSide` pixels a side. */
   referenceImage(ref: ImageRef, maxSide: number, signal: AbortSignal): Promise<string>;
   /** Renders sanitized SVG off the event loop: whether it shows anything, and a PNG for review. */
   renderer: SvgRenderer;
-  /** Secrets named by `api_key_env`, read by the config layer. */
-  secret(name: string): string | undefined;
-  logger?: Logger;
-  /** Told of each upstream call when it ends (metrics). */
-  upstreamCalls?: UpstreamObserver;
-}
-
-/** Told of each upstream call when it ends, and of each server going out (metrics). */
-export interface UpstreamObserver {
-  upstreamCall(model: string, upstream: string, report: UpstreamCallReport): void;
-  upstreamEjected(model: string, upstream: string): void;
 }
 
 /** The viewBox asked for when a request names none. */
@@ -64,7 +52,12 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
   if (entry.input_modalities && entry.input_modalities.includes('image') !== options.vision) {
     throw new ConfigError(`Model ${entry.id}: options.vision is ${options.vision}, but input_modalities ${options.vision ? 'does not list' : 'lists'} image; make them agree.`);
   }
-  const upstreams = upstreamSet(entry, options, services);
+  const upstreams = buildUpstreamSet(
+    entry,
+    options,
+    { idleTimeoutMs: options.idle_timeout_ms ?? options.first_token_timeout_ms, maxOutputBytes: options.max_output_bytes },
+    services,
+  );
   const engine = new OpenAiCompatibleEngine(entry, options, upstreams, services);
   return {
     runSvg: (job) => engine.run(job),
@@ -86,48 +79,6 @@ export function createOpenAiCompatibleEngine(entry: CatalogEntry, services: Open
     upstreams: () => upstreams.status(),
     close: () => upstreams.close(),
   };
-}
-
-/** The entry's servers, each with its own connections and log, behind one routing set. */
-function upstreamSet(entry: CatalogEntry, options: OpenAiCompatibleOptions, services: OpenAiCompatibleServices): UpstreamSet {
-  const observer = services.upstreamCalls;
-  const members = upstreamTargets(entry, options).map((target): UpstreamMember => {
-    const apiKey = apiKeyOf(entry, target, services);
-    const client = new UpstreamClient({
-      baseUrl: target.baseUrl,
-      apiKey,
-      connectTimeoutMs: options.connect_timeout_ms,
-      idleTimeoutMs: options.idle_timeout_ms ?? options.first_token_timeout_ms,
-      maxOutputBytes: options.max_output_bytes,
-      onCallEnd: observer && ((report) => observer.upstreamCall(entry.id, target.name, report)),
-    });
-    const log = new UpstreamLog(services.logger, entry.id, target.baseUrl);
-    return { name: target.name, model: target.model, client, log, weight: target.weight, maxConcurrency: target.maxConcurrency };
-  });
-  const health = options.health;
-  // A server is taken out only where that helps: another server or a fallback can take its calls.
-  const ejects = members.length > 1 || (entry.fallbacks?.length ?? 0) > 0 || health.eject_sole_upstream;
-  const logger = services.logger;
-  const routing: RoutingObserver = {
-    ejected: (member, ms) => {
-      logger?.warn({ model: entry.id, upstream: member.name, out_ms: ms }, 'upstream taken out after failing');
-      observer?.upstreamEjected(entry.id, member.name);
-    },
-    restored: (member) => logger?.info({ model: entry.id, upstream: member.name }, 'upstream back in service'),
-  };
-  return new UpstreamSet(
-    entry.id,
-    members,
-    { failureThreshold: health.failure_threshold, ejectionMs: health.ejection_ms, maxEjectionMs: health.max_ejection_ms, ejects },
-    { checkIntervalMs: health.check_interval_ms, observer: routing },
-  );
-}
-
-function apiKeyOf(entry: CatalogEntry, target: UpstreamTarget, services: OpenAiCompatibleServices): string | undefined {
-  if (target.apiKeyEnv === undefined) return undefined;
-  const apiKey = services.secret(target.apiKeyEnv);
-  if (apiKey === undefined) throw new ConfigError(`Model ${entry.id}: ${target.apiKeyField} names ${target.apiKeyEnv}, which is not set.`);
-  return apiKey;
 }
 
 class OpenAiCompatibleEngine {

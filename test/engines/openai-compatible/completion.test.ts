@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ApiError } from '../../../src/contract/errors.ts';
 import { runCall, type CallContext, type CallEvent, type CallSpec } from '../../../src/engines/openai-compatible/completion.ts';
-import { UpstreamClient } from '../../../src/engines/openai-compatible/upstream-client.ts';
+import { UpstreamClient } from '../../../src/engines/upstream/client.ts';
 import { startFakeUpstream, type FakeUpstream } from '../../fakes/upstream.ts';
-import { UpstreamLog } from '../../../src/engines/openai-compatible/upstream-log.ts';
-import { UpstreamSet } from '../../../src/engines/openai-compatible/routing/upstream-set.ts';
-import { CallDeadline } from '../../../src/engines/openai-compatible/upstream-call.ts';
+import { UpstreamLog } from '../../../src/engines/upstream/log.ts';
+import { UpstreamSet } from '../../../src/engines/upstream/routing/upstream-set.ts';
+import { CallDeadline } from '../../../src/engines/upstream/call.ts';
 
 // One completion against the scripted upstream: the body sent, the answer and reasoning read
 // back, and the one retry, made only while nothing of the attempt reached the client.

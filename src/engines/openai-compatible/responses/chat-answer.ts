@@ -1,7 +1,7 @@
 import { newId } from '../../../contract/ids.ts';
 import type { ResponsesStreamEvent } from '../../../contract/responses.ts';
 import { ThinkSplitter } from '../think-splitter.ts';
-import type { CompletionDelta, ToolCallDelta, UpstreamUsage } from '../upstream-client.ts';
+import type { CompletionDelta, ToolCallDelta, UpstreamUsage } from '../../upstream/client.ts';
 import type { ResponseBuilder } from './builder.ts';
 import { CustomInputReader } from './custom-input.ts';
 

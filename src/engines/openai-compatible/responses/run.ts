@@ -3,9 +3,9 @@ import type { ResponsesStreamEvent, ResponsesUsage } from '../../../contract/res
 import type { ResponsesJob } from '../../engine.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
 import { localUsage, responsesOutputBudget, type CountTokens } from '../budget.ts';
-import type { UpstreamSet } from '../routing/upstream-set.ts';
-import { CallDeadline, jobSignal, upstreamCall } from '../upstream-call.ts';
-import type { UpstreamUsage } from '../upstream-client.ts';
+import type { UpstreamSet } from '../../upstream/routing/upstream-set.ts';
+import { CallDeadline, jobSignal, upstreamCall } from '../../upstream/call.ts';
+import type { UpstreamUsage } from '../../upstream/client.ts';
 import { ResponseBuilder } from './builder.ts';
 import { ChatAnswerReader, type ChatEnd } from './chat-answer.ts';
 import { toChatRequest, type ChatRequest } from './chat-request.ts';

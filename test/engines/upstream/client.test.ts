@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { UpstreamClient, UpstreamError, type CompletionDelta, type UpstreamCallReport, type UpstreamEndpoint, type UpstreamFailure } from '../../src/engines/openai-compatible/upstream-client.ts';
-import { startUnacceptingListener } from '../fakes/upstream.ts';
+import { UpstreamClient, UpstreamError, type CompletionDelta, type UpstreamCallReport, type UpstreamEndpoint, type UpstreamFailure } from '../../../src/engines/upstream/client.ts';
+import { startUnacceptingListener } from '../../fakes/upstream.ts';
 
 // The upstream client on its own, against servers that misbehave in ways the scripted upstream
 // of the e2e tests does not: a response kept open after [DONE], an answer far larger than the

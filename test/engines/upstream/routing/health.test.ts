@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UpstreamHealth, verdictOf, type HealthPolicy } from '../../../../src/engines/openai-compatible/routing/health.ts';
+import { UpstreamHealth, verdictOf, type HealthPolicy } from '../../../../src/engines/upstream/routing/health.ts';
 
 // One upstream's circuit breaker, on a clock the test moves: out after failures in a row or a
 // 429, back through one trial call, out for twice as long when the trial fails.

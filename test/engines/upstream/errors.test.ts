@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UpstreamError, type UpstreamFailure } from '../../../src/engines/openai-compatible/upstream-client.ts';
-import { mapUpstreamFailure, MAX_RETRY_WAIT_SECONDS, refusedParameter } from '../../../src/engines/openai-compatible/upstream-errors.ts';
+import { UpstreamError, type UpstreamFailure } from '../../../src/engines/upstream/client.ts';
+import { mapUpstreamFailure, MAX_RETRY_WAIT_SECONDS, refusedParameter } from '../../../src/engines/upstream/errors.ts';
 
 // What a client is told for each way the model server can fail, and which failures earn the one
 // retry: the status, code and Retry-After of the envelope, never the upstream's own words.

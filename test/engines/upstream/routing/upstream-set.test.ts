@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../../src/contract/errors.ts';
-import type { HealthPolicy } from '../../../../src/engines/openai-compatible/routing/health.ts';
-import { UpstreamSet, type Lease, type UpstreamMember } from '../../../../src/engines/openai-compatible/routing/upstream-set.ts';
-import type { UpstreamClient } from '../../../../src/engines/openai-compatible/upstream-client.ts';
-import { UpstreamLog } from '../../../../src/engines/openai-compatible/upstream-log.ts';
+import type { HealthPolicy } from '../../../../src/engines/upstream/routing/health.ts';
+import { UpstreamSet, type Lease, type UpstreamMember } from '../../../../src/engines/upstream/routing/upstream-set.ts';
+import type { UpstreamClient } from '../../../../src/engines/upstream/client.ts';
+import { UpstreamLog } from '../../../../src/engines/upstream/log.ts';
 
 // Which server each call gets: the fewest in flight for its weight, a share by weight when calls
 // come one at a time, a line while every server is full, and a 503 at once when all are out.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { yieldIfBusy } from '../../src/engines/openai-compatible/turn-budget.ts';
+import { yieldIfBusy } from '../../../src/engines/upstream/turn-budget.ts';
 
 /** Keeps the thread busy for `ms`: work that holds the event loop, as reading an answer does. */
 function busyFor(ms: number): void {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { Reception, type Reader, type ReceptionLimits } from '../../../src/engines/openai-compatible/upstream-reception.ts';
+import { Reception, type Reader, type ReceptionLimits } from '../../../src/engines/upstream/reception.ts';
 import { startFakeUpstream, type FakeUpstream, type Reply } from '../../fakes/upstream.ts';
 
 // One upstream response read as undici delivers it, against the scripted upstream: what the

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../contract/errors.ts';
-import type { UpstreamClient } from '../upstream-client.ts';
-import type { UpstreamLog } from '../upstream-log.ts';
+import type { UpstreamClient } from '../client.ts';
+import type { UpstreamLog } from '../log.ts';
 import type { UpstreamStatus } from '../../../contract/upstreams.ts';
 import { UpstreamHealth, type AttemptVerdict, type HealthPolicy } from './health.ts';
 

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
 import { yieldIfBusy } from './turn-budget.ts';
-import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './upstream-reception.ts';
+import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './reception.ts';
 
 /** Where and how to call one OpenAI-compatible server. */
 export interface UpstreamEndpoint {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { UpstreamError } from '../../../src/engines/openai-compatible/upstream-client.ts';
-import { mapUpstreamFailure } from '../../../src/engines/openai-compatible/upstream-errors.ts';
-import { UpstreamLog } from '../../../src/engines/openai-compatible/upstream-log.ts';
+import { UpstreamError } from '../../../src/engines/upstream/client.ts';
+import { mapUpstreamFailure } from '../../../src/engines/upstream/errors.ts';
+import { UpstreamLog } from '../../../src/engines/upstream/log.ts';
 
 /** A logger whose lines are kept as parsed objects. */
 function captured() {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verdictOf } from './routing/health.ts';
 import type { Lease, UpstreamMember, UpstreamSet } from './routing/upstream-set.ts';
-import { FINISHED, UpstreamError } from './upstream-client.ts';
-import { mapUpstreamFailure, refusedParameter } from './upstream-errors.ts';
+import { FINISHED, UpstreamError } from './client.ts';
+import { mapUpstreamFailure, refusedParameter } from './errors.ts';
 
 /**
  * The time all upstream calls of one output (or one Responses request) may take: it starts when

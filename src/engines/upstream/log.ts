@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { UpstreamError } from './upstream-client.ts';
-import type { MappedFailure } from './upstream-errors.ts';
+import type { UpstreamError } from './client.ts';
+import type { MappedFailure } from './errors.ts';
 
 /**
  * What an entry's upstream calls tell the log. A server that cannot be reached is said once, when
