@@ -15,6 +15,7 @@ import { Value } from '@sinclair/typebox/value';
 import { CatalogEntry, ConfigSchema, LimitRule, type Config } from '../src/config/schema.ts';
 import { SETTINGS } from '../src/config/settings.ts';
 import { TokenRates } from '../src/contract/models.ts';
+import { ImageTraceOptions } from '../src/engines/image-trace/options.ts';
 import { OpenAiCompatibleOptions } from '../src/engines/openai-compatible/options.ts';
 import { builtinCatalogEntries, ENGINE_NAMES } from '../src/engines/registry.ts';
 
@@ -30,6 +31,7 @@ const ENGINE_OPTIONS: Record<string, TSchema | null> = {
   'openai-compatible': OpenAiCompatibleOptions,
   sandbox: null,
   trace: null,
+  'image-trace': ImageTraceOptions,
   motion: null,
 };
 

@@ -4,6 +4,8 @@ import { BUILTIN_UPSTREAM_KEY, type CatalogEntry, type Config } from '../config/
 import type { UpstreamStatus } from '../contract/upstreams.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from 'pino';
+import { createImageTraceEngine } from './image-trace/index.ts';
+import { parseImageTraceOptions } from './image-trace/options.ts';
 import { createMotionEngine } from './motion/index.ts';
 import { createOpenAiCompatibleEngine } from './openai-compatible/index.ts';
 import type { UpstreamObserver } from './upstream/servers.ts';
@@ -43,6 +45,15 @@ const ENGINE_FACTORIES: Record<string, EngineFactory> = {
       upstreamCalls,
     }),
   trace: (_entry, _config, services) => createTraceEngine(services),
+  'image-trace': (entry, config, { media, tracePool, renderPool, logger, upstreamCalls }) =>
+    createImageTraceEngine(entry, {
+      media,
+      tracePool,
+      referenceImage: async (ref, maxSide, signal) => renderPool.referenceImage(await media.loadImage(ref, signal), ref.param, maxSide, signal),
+      secret: (name) => config.secrets[name],
+      logger,
+      upstreamCalls,
+    }),
   motion: (_entry, _config, { media }) => createMotionEngine({ media }),
 };
 
@@ -50,7 +61,9 @@ export const ENGINE_NAMES = Object.keys(ENGINE_FACTORIES);
 
 /** The model servers a catalog entry names (its engine calls servers), as the config reads: for `inkwell models upstreams`. */
 export function configuredUpstreams(entry: CatalogEntry): UpstreamTarget[] {
-  return entry.engine === 'openai-compatible' ? upstreamTargets(entry, parseOptions(entry)) : [];
+  if (entry.engine === 'openai-compatible') return upstreamTargets(entry, parseOptions(entry));
+  if (entry.engine === 'image-trace') return upstreamTargets(entry, parseImageTraceOptions(entry));
+  return [];
 }
 
 /**

@@ -15,6 +15,12 @@ export interface FetchPolicy {
   connectTimeoutMs?: number;
   totalTimeoutMs?: number;
   maxRedirects?: number;
+  /**
+   * Fetch from this host only (redirects included), whatever its addresses: a server the operator
+   * configured (an image model's own, handing out its pictures by URL), private or not. Any
+   * other host is refused; the address checks stay for everything else.
+   */
+  onlyHost?: string;
 }
 
 export interface FetchedMedia {
@@ -155,6 +161,7 @@ async function pickAddresses(url: URL, policy: FetchPolicy, signal: AbortSignal,
   // decimal; IPv6 literals keep their brackets.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const literal = isIP(host);
+  if (policy.onlyHost !== undefined) return configuredHost(url, policy, signal, fail);
   if (literal !== 0) {
     if (blockedRange(host, policy.allowLoopback) !== undefined) throw fail('the URL points to a blocked network address');
     return [{ address: host, family: literal === 6 ? 6 : 4 }];
@@ -176,6 +183,23 @@ async function pickAddresses(url: URL, policy: FetchPolicy, signal: AbortSignal,
   if (addresses.some(({ address }) => typeof address !== 'string' || blockedRange(address, policy.allowLoopback) !== undefined)) {
     throw noPublicAddress();
   }
+  return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+}
+
+/** The operator's own server: only its host is fetched from, at whatever address it resolves to. */
+async function configuredHost(url: URL, policy: FetchPolicy, signal: AbortSignal, fail: (reason: string, cause?: unknown) => ApiError): Promise<Target[]> {
+  if (url.host !== policy.onlyHost) throw fail("the URL is not on the model server's own host");
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const literal = isIP(host);
+  if (literal !== 0) return [{ address: host, family: literal === 6 ? 6 : 4 }];
+  let addresses: Array<{ address: string }>;
+  try {
+    addresses = await untilAborted(Promise.resolve().then(() => (policy.resolve ?? defaultResolver)(host)), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw fail('the host does not resolve', error);
+  }
+  if (!Array.isArray(addresses) || addresses.length === 0) throw fail('the host does not resolve');
   return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
 }
 

@@ -45,6 +45,15 @@ export class MediaInputs {
     return checkImageBytes(fetched.bytes, ref.param);
   }
 
+  /**
+   * A picture a model server handed out by URL: fetched from that server's own host only (`host`,
+   * as `base_url` names it), and checked as any image input is. Failures name `param`.
+   */
+  async loadServerImage(url: string, host: string, param: string, signal?: AbortSignal): Promise<CheckedImage> {
+    const fetched = await fetchMedia(url, { param, accept: 'image', maxBytes: IMAGE_MAX_BYTES, policy: { ...this.policy, onlyHost: host }, signal });
+    return checkImageBytes(fetched.bytes, param);
+  }
+
   /** The sanitized markup of a prepared SVG input, fetching it first when it is a URL. */
   async loadSvg(ref: SvgRef, signal?: AbortSignal): Promise<string> {
     if ('markup' in ref) return ref.markup;

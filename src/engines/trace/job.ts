@@ -1,4 +1,4 @@
-import type { ReasoningEffort } from '../../contract/common.ts';
+import type { ReasoningEffort, ViewBox } from '../../contract/common.ts';
 
 /** What the engine sends a tracer process: the checked input and the request's options. */
 export interface TraceTask {
@@ -6,6 +6,10 @@ export interface TraceTask {
   autoCrop: boolean;
   targetSize?: number;
   effort: ReasoningEffort;
+  /** Make a plain background connected to the border transparent first (background.ts). */
+  clearBackground?: boolean;
+  /** Draw in this viewBox's units, the picture fitted whole and centred. */
+  fit?: ViewBox;
 }
 
 /** A refusal the caller caused: raster data that does not decode, or an SVG that does not render. */

@@ -1,4 +1,5 @@
 import type { TraceOutcome, TraceTask } from './job.ts';
+import { clearPlainBackground } from './background.ts';
 import { cropRgba, decodeRgba, subjectBox, UndecodableImageError, withMargin } from './raster.ts';
 import { CROP_MARGIN, normalizeSvgInput, UnrenderableSvgError } from './svg-normalize.ts';
 import { traceImage } from './tracer.ts';
@@ -30,6 +31,7 @@ export default async function runTraceTask(task: TraceTask, accepted: () => void
     const subject = subjectBox(image);
     if (subject) image = cropRgba(image, withMargin(subject, CROP_MARGIN, image));
   }
-  const { svg } = await traceImage(image, { effort: task.effort, targetSize: task.targetSize });
+  if (task.clearBackground) clearPlainBackground(image);
+  const { svg } = await traceImage(image, { effort: task.effort, targetSize: task.targetSize, frame: task.fit });
   return { ok: true, svg };
 }

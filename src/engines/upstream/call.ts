@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { verdictOf } from './routing/health.ts';
 import type { Lease, UpstreamMember, UpstreamSet } from './routing/upstream-set.ts';
 import { FINISHED, UpstreamError } from './client.ts';
-import { mapUpstreamFailure, refusedParameter } from './errors.ts';
+import { mapUpstreamFailure, refusedParameter, type MappedFailure } from './errors.ts';
 
 /**
  * The time all upstream calls of one output (or one Responses request) may take: it starts when
@@ -27,6 +27,8 @@ export interface CallPolicy {
   deadline: CallDeadline;
   /** The call asks for `stream_options` (Chat Completions streams): dropped once for a server that refuses it. */
   streamOptions: boolean;
+  /** What the client is told of a failure, where an endpoint reads some failures its own way (default: mapUpstreamFailure). */
+  mapFailure?: (error: UpstreamError) => MappedFailure;
 }
 
 /** One attempt of a call on one server: `streamOptions` says whether to ask for them this time. */
@@ -66,7 +68,7 @@ export async function* upstreamCall<E, R>(policy: CallPolicy, attempt: Attempt<E
         streamOptions = false;
         continue;
       }
-      const mapped = mapUpstreamFailure(error);
+      const mapped = (policy.mapFailure ?? mapUpstreamFailure)(error);
       lease.member.log.failed(error, mapped);
       tried.add(lease.member);
       if (++attempts >= policy.maxAttempts || forwarded()) throw mapped.error;

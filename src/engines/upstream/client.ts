@@ -70,7 +70,8 @@ export interface ResponsesStreamDelta {
 export type UpstreamFailure =
   | { kind: 'connect' }
   | { kind: 'connect-timeout' }
-  | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string }
+  /** `code`: the provider's error code, when its body gives one (`error.code`). */
+  | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string; code?: string }
   | { kind: 'frame'; detail: string }
   | { kind: 'malformed'; detail: string }
   | { kind: 'oversize'; limitBytes: number }
@@ -90,8 +91,15 @@ export class UpstreamError extends Error {
   }
 }
 
+/** A request body already encoded (a multipart form), sent with its own content type. */
+export interface EncodedBody {
+  encoded: Uint8Array;
+  contentType: string;
+}
+
 export interface CompletionCall {
-  body: Record<string, unknown>;
+  /** JSON, or an encoded body. */
+  body: Record<string, unknown> | EncodedBody;
   /** The client's request: aborting it closes the upstream connection. */
   signal: AbortSignal;
   firstTokenTimeoutMs: number;
@@ -149,6 +157,10 @@ const RESPONSES: Reader<ResponsesStreamDelta> = {
 export class UpstreamClient {
   /** One upstream origin: a Pool of keep-alive connections to it (cheaper per call than an Agent, which looks the origin up each time). */
   private readonly pool: Pool;
+  /** The base URL's host and port: a server that hands out answers by URL hands them out here. */
+  readonly host: string;
+  /** The base URL's path, without its trailing slash: every endpoint's path starts with it. */
+  private readonly prefix: string;
   private readonly completionsPath: string;
   private readonly responsesPath: string;
   private readonly modelsPath: string;
@@ -170,6 +182,8 @@ export class UpstreamClient {
     this.idleTimeoutMs = endpoint.idleTimeoutMs;
     const base = new URL(endpoint.baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
+    this.prefix = prefix;
+    this.host = base.host;
     this.completionsPath = `${prefix}/chat/completions`;
     this.responsesPath = `${prefix}/responses`;
     this.modelsPath = `${prefix}/models`;
@@ -200,6 +214,14 @@ export class UpstreamClient {
     return this.post(this.responsesPath, call, RESPONSES);
   }
 
+  /**
+   * Any other endpoint of the server (`endpoint` is relative to the base URL, e.g.
+   * `images/generations`), read by `reader`: the same deadlines, limits and failures as complete().
+   */
+  call<T extends { accepted?: true }>(endpoint: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
+    return this.post(`${this.prefix}/${endpoint}`, call, reader);
+  }
+
   private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
@@ -221,17 +243,21 @@ export class UpstreamClient {
     try {
       if (call.signal.aborted) throw call.signal.reason;
       call.signal.addEventListener('abort', onAbort, { once: true });
-      this.pool.dispatch({ path, method: 'POST', headers: this.headers, body: JSON.stringify(call.body), headersTimeout: 0, bodyTimeout: 0 }, reception);
+      const { body, headers } = this.encode(call.body);
+      this.pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, reception);
       while (reception.status === undefined && !reception.error) await reception.changed();
       if (reception.status === undefined) return fail(reception.error!.reason, connectFailureOf(reception.error!.reason));
       if (reception.status !== 200) {
         while (!reception.complete && !reception.error) await reception.changed();
         const retryAfterSeconds = parseRetryAfter(reception.headers!['retry-after']);
+        const errorText = reception.errorText();
+        const code = errorCodeOf(errorText);
         throw new UpstreamError({
           kind: 'status',
           status: reception.status,
-          detail: errorMessageOf(reception.errorText()),
+          detail: errorMessageOf(errorText),
           ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+          ...(code === undefined ? {} : { code }),
         });
       }
       yield { accepted: true } as T;
@@ -264,6 +290,11 @@ export class UpstreamClient {
       else if (!reception.closed) setTimeout(() => reception.abort(FINISHED), DRAIN_AFTER_DONE_MS).unref();
       this.onCallEnd?.(callReport((performance.now() - startedAt) / 1000, ended, failure));
     }
+  }
+
+  private encode(body: CompletionCall['body']): { body: string | Uint8Array; headers: Record<string, string> } {
+    if (!('encoded' in body && body.encoded instanceof Uint8Array)) return { body: JSON.stringify(body), headers: this.headers };
+    return { body: body.encoded, headers: { ...this.headers, 'content-type': String(body.contentType) } };
   }
 
   /** Whether the server answers `GET {base_url}/models` with a 2xx before `signal` ends (an active health check). */
@@ -386,6 +417,16 @@ function errorMessageOf(text: string): string {
     // not JSON
   }
   return text.slice(0, 500);
+}
+
+/** The provider's error code from an error body (`{"error":{"code":…}}`), if it gives one. */
+function errorCodeOf(text: string): string | undefined {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' && code !== '' ? code.slice(0, 100) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Seconds from a Retry-After header (seconds or an HTTP date), or undefined. */
