@@ -146,7 +146,7 @@ describe('image-trace: text → picture → SVG', () => {
     const svg: string = res.json.data[0].svg;
     assert.match(svg, /viewBox="0 0 160 90"/);
     // 384×256 into 160×90: scaled by 90/256, centred with 12.5 units either side.
-    assert.match(svg, /<g transform="translate\(12\.5 0\) scale\(\.351563\)">/);
+    assert.match(svg, /<g transform="translate\(12\.5 0\) scale\(0\.351563\)">/);
     const tall = await generate({ model: 'draw', attributes: { viewBox: { minX: 0, minY: 0, width: 10, height: 16 } } });
     assert.equal(api.requests[1]!.fields.size, '256x384');
     assert.equal(tall.status, 200);

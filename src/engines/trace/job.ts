@@ -6,7 +6,7 @@ export interface TraceTask {
   autoCrop: boolean;
   targetSize?: number;
   effort: ReasoningEffort;
-  /** Make a plain background connected to the border transparent first (background.ts). */
+  /** Trace the subject alone, a plain background connected to the border left transparent (cutout.ts). */
   clearBackground?: boolean;
   /** Draw in this viewBox's units, the picture fitted whole and centred. */
   fit?: ViewBox;

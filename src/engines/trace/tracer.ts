@@ -1,5 +1,5 @@
 import { vectorizeRawSync, type ColorMode, type Config, type Hierarchical, type PathSimplifyMode } from '@neplex/vectorizer';
-import type { ReasoningEffort, ViewBox } from '../../contract/common.ts';
+import type { ReasoningEffort } from '../../contract/common.ts';
 import { alphaProfile, bilevel, downsampleBlocks, flatShare, palette, pixelBlockSize } from './analyze.ts';
 import { traceBilevel, traceTwoTone, twoToneOnTransparent } from './bilevel.ts';
 import type { Paint } from './gradient-paint.ts';
@@ -12,8 +12,6 @@ export interface TraceOptions {
   effort: ReasoningEffort;
   /** Longer side of the output's width/height; the source size when absent. */
   targetSize?: number;
-  /** Draw in this viewBox, the picture fitted whole and centred, instead of in the picture's pixels: its width and height become the output's. */
-  frame?: ViewBox;
 }
 
 export interface TraceResult {
@@ -253,14 +251,12 @@ export async function traceImage(source: RgbaImage, options: TraceOptions): Prom
       } else shapes = [...soft, ...vtrace(alpha.transparent ? hardAlpha(image) : image, config)];
     }
   }
-  return { svg: writeSvg(shapes, image, options.frame ?? size, decimals, background, options.frame) };
+  return { svg: writeSvg(shapes, image, size, decimals, background) };
 }
 
 /** Consecutive shapes of one fill become one path; numbers are short and relative; gradients go in <defs>. */
-function writeSvg(shapes: Shape[], viewBox: { width: number; height: number }, size: { width: number; height: number }, decimals: number, background?: string, frame?: ViewBox): string {
-  const out = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="${frame ? `${frame.minX} ${frame.minY} ${frame.width} ${frame.height}` : `0 0 ${viewBox.width} ${viewBox.height}`}" width="${size.width}" height="${size.height}">`];
-  // In a frame, the pixels' own units are scaled into it (paths keep their short whole numbers).
-  if (frame) out.push(`<g transform="${frameTransform(frame, viewBox)}">`);
+function writeSvg(shapes: Shape[], viewBox: { width: number; height: number }, size: { width: number; height: number }, decimals: number, background?: string): string {
+  const out = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${viewBox.width} ${viewBox.height}" width="${size.width}" height="${size.height}">`];
   // gradients first, each with an id of its own: g0, g1, … gz, g10, …
   const ids = new Map<Paint, string>();
   for (const { paint } of shapes) if (paint && !ids.has(paint)) ids.set(paint, `g${ids.size.toString(36)}`);
@@ -277,18 +273,8 @@ function writeSvg(shapes: Shape[], viewBox: { width: number; height: number }, s
     out.push(`<path d="${d}" fill="${fill}"${opacity}/>`);
     i = j;
   }
-  if (frame) out.push('</g>');
   out.push('</svg>');
   return out.join('');
-}
-
-/** The picture's pixels scaled to fit the frame whole (as preserveAspectRatio's xMidYMid meet), centred. */
-function frameTransform(frame: ViewBox, picture: { width: number; height: number }): string {
-  const scale = Math.min(frame.width / picture.width, frame.height / picture.height);
-  const x = frame.minX + (frame.width - picture.width * scale) / 2;
-  const y = frame.minY + (frame.height - picture.height * scale) / 2;
-  const n = (value: number) => shortNumber(value, 6);
-  return `${x === 0 && y === 0 ? '' : `translate(${n(x)} ${n(y)}) `}scale(${n(scale)})`;
 }
 
 /** A number with at most `decimals` decimals, without needless zeros: 0.50 → ".5", -0.25 → "-.25". */

@@ -1,5 +1,6 @@
 import type { TraceOutcome, TraceTask } from './job.ts';
-import { clearPlainBackground } from './background.ts';
+import { traceCutout } from './cutout.ts';
+import { fitIntoViewBox } from './frame.ts';
 import { cropRgba, decodeRgba, subjectBox, UndecodableImageError, withMargin } from './raster.ts';
 import { CROP_MARGIN, normalizeSvgInput, UnrenderableSvgError } from './svg-normalize.ts';
 import { traceImage } from './tracer.ts';
@@ -31,7 +32,6 @@ export default async function runTraceTask(task: TraceTask, accepted: () => void
     const subject = subjectBox(image);
     if (subject) image = cropRgba(image, withMargin(subject, CROP_MARGIN, image));
   }
-  if (task.clearBackground) clearPlainBackground(image);
-  const { svg } = await traceImage(image, { effort: task.effort, targetSize: task.targetSize, frame: task.fit });
-  return { ok: true, svg };
+  const svg = task.clearBackground ? await traceCutout(image, task.effort) : (await traceImage(image, { effort: task.effort, targetSize: task.targetSize })).svg;
+  return { ok: true, svg: task.fit ? fitIntoViewBox(svg, task.fit) : svg };
 }

@@ -2,59 +2,72 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { nearestSize } from '../../../src/engines/image-trace/options.ts';
-import { clearPlainBackground } from '../../../src/engines/trace/background.ts';
+import { Resvg } from '@resvg/resvg-js';
+import { plainBackground } from '../../../src/engines/trace/background.ts';
+import { traceCutout } from '../../../src/engines/trace/cutout.ts';
+import { fitIntoViewBox } from '../../../src/engines/trace/frame.ts';
 import { decodeRgba } from '../../../src/engines/trace/raster.ts';
-import type { RgbaImage } from '../../../src/engines/trace/pixels.ts';
+import { traceImage } from '../../../src/engines/trace/tracer.ts';
 import { picture } from '../../helpers/pictures.ts';
 
-const alphaAt = (image: RgbaImage, x: number, y: number) => image.pixels[(y * image.width + x) * 4 + 3]!;
-const rgbAt = (image: RgbaImage, x: number, y: number) => [...image.pixels.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3)];
+/** The SVG rendered at its own size: RGBA of the pixel at (x, y). */
+const pixelAt = (svg: string, x: number, y: number) => {
+  const image = new Resvg(svg).render();
+  const i = (y * image.width + x) * 4;
+  return [...image.pixels.subarray(i, i + 4)];
+};
+const cutout = async (png: Buffer) => traceCutout(await decodeRgba(png), 'medium');
 
-describe('clearing a plain background before tracing', () => {
-  it('makes the border-connected background transparent and keeps the subject, edges unblended from the old colour', async () => {
-    const image = await decodeRgba(await picture(256, 256, { background: '#f4f1de' }));
-    assert.equal(clearPlainBackground(image), true);
-    assert.equal(alphaAt(image, 0, 0), 0);
-    assert.equal(alphaAt(image, 255, 128), 0);
-    assert.equal(alphaAt(image, 128, 100), 255, 'the sun is opaque');
-    assert.deepEqual(rgbAt(image, 128, 100), [0xff, 0xb7, 0x03]);
-    // The sun's anti-aliased rim: partly transparent, its colour the sun's, not cream-tinted.
-    let rim = 0;
-    for (let x = 0; x < 128; x++) {
-      const alpha = alphaAt(image, x, 97);
-      if (alpha > 0 && alpha < 255) {
-        rim++;
-        const [r, g, b] = rgbAt(image, x, 97);
-        assert.ok(r! > 230 && b! < 60, `rim pixel ${x} keeps the sun's colour: ${[r, g, b]}`);
-      }
-    }
-    assert.ok(rim >= 1, 'the rim is partly transparent');
+describe('a picture on a plain background traced as its subject alone', () => {
+  it('leaves the border-connected background transparent and draws the subject as the tracer draws any picture', async () => {
+    const png = await picture(256, 256, { background: '#f4f1de' });
+    const svg = await cutout(png);
+    assert.match(svg, /<clipPath id="cut">/);
+    assert.equal(pixelAt(svg, 2, 2)[3], 0);
+    assert.equal(pixelAt(svg, 253, 128)[3], 0);
+    const sun = pixelAt(svg, 128, 100);
+    assert.ok([0xff, 0xb7, 0x03, 255].every((value, c) => Math.abs(value - sun[c]!) <= 3), `the sun, opaque, its own colour (${sun})`);
+    const whole = (await traceImage(await decodeRgba(png), { effort: 'medium' })).svg;
+    assert.deepEqual(pixelAt(whole, 128, 100), pixelAt(svg, 128, 100), 'inside, the same trace');
   });
 
   it('works on a JPEG\'s noisy white', async () => {
-    const image = await decodeRgba(await picture(256, 256, { format: 'jpeg' }));
-    assert.equal(clearPlainBackground(image), true);
-    assert.equal(alphaAt(image, 3, 3), 0);
-    assert.equal(alphaAt(image, 252, 252), 0);
+    const svg = await cutout(await picture(256, 256, { format: 'jpeg' }));
+    assert.equal(pixelAt(svg, 3, 3)[3], 0);
+    assert.equal(pixelAt(svg, 252, 252)[3], 0);
+    assert.equal(pixelAt(svg, 128, 100)[3], 255);
   });
 
   it('keeps a hole of the background colour that does not touch the border', async () => {
     const ring = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#fff"/><circle cx="32" cy="32" r="24" fill="none" stroke="#000" stroke-width="8"/></svg>');
-    const image = await decodeRgba(await sharp(ring).png().toBuffer());
-    clearPlainBackground(image);
-    assert.equal(alphaAt(image, 0, 0), 0);
-    assert.equal(alphaAt(image, 32, 32), 255, 'the white inside the ring stays');
+    const svg = await cutout(await sharp(ring).png().toBuffer());
+    assert.equal(pixelAt(svg, 1, 1)[3], 0);
+    assert.deepEqual(pixelAt(svg, 32, 32), [255, 255, 255, 255], 'the white inside the ring stays');
   });
 
-  it('leaves pictures without a plain background as they are: transparent already, or a border of many colours', async () => {
-    const transparent = await decodeRgba(await picture(128, 128, { background: null }));
-    const before = Buffer.from(transparent.pixels);
-    assert.equal(clearPlainBackground(transparent), false);
-    assert.ok(before.equals(transparent.pixels));
+  it('traces pictures without a plain background as they are: transparent already, a gradient, a border of many colours', async () => {
+    const transparent = await picture(128, 128, { background: null });
+    assert.equal(plainBackground(await decodeRgba(transparent)), undefined);
+    const gradient = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><defs><linearGradient id="g"><stop stop-color="#036"/><stop offset="1" stop-color="#3cf"/></linearGradient></defs><rect width="64" height="64" fill="url(#g)"/><circle cx="32" cy="32" r="9" fill="#fff"/></svg>');
+    assert.equal(plainBackground(await decodeRgba(await sharp(gradient).png().toBuffer())), undefined);
     const noise = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
-    const busy = await decodeRgba(noise);
-    assert.equal(clearPlainBackground(busy), false);
-    assert.equal(alphaAt(busy, 0, 0), 255);
+    const svg = await cutout(noise);
+    assert.doesNotMatch(svg, /clipPath/);
+    assert.equal(pixelAt(svg, 0, 0)[3], 255);
+  });
+});
+
+describe('a trace fitted into the request\'s viewBox', () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 384 256" width="384" height="256"><path d="m0 0h384v256h-384z" fill="#f00"/></svg>';
+  it('scales the whole picture in, centred, the viewBox\'s size the document\'s', () => {
+    assert.equal(
+      fitIntoViewBox(svg, { minX: 0, minY: 0, width: 160, height: 90 }),
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" width="160" height="90"><g transform="translate(12.5 0) scale(0.351563)"><path d="m0 0h384v256h-384z" fill="#f00"/></g></svg>',
+    );
+    assert.match(fitIntoViewBox(svg, { minX: -10, minY: 5, width: 768, height: 512 }), /viewBox="-10 5 768 512".*<g transform="translate\(-10 5\) scale\(2\)">/);
+    const fitted = fitIntoViewBox(svg, { minX: 0, minY: 0, width: 100, height: 100 });
+    assert.equal(pixelAt(fitted, 50, 10)[3], 0, 'a band above the picture');
+    assert.deepEqual(pixelAt(fitted, 50, 50), [255, 0, 0, 255]);
   });
 });
 
