@@ -13,18 +13,14 @@
  * Usage: node --import tsx bench/image-trace/run.ts [--category=NAME] [--limit=N] [--detail=low|medium|high|xhigh]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { createApiKey } from '../../src/accounts/keys.ts';
-import { loadConfig } from '../../src/config/load.ts';
 import { decodeRgba } from '../../src/engines/trace/raster.ts';
 import { traceImage } from '../../src/engines/trace/tracer.ts';
-import { startServer } from '../../src/main.ts';
+import { generate, startInkwell, startPictureServer } from './service.ts';
 import { BENCH_DIR as SET_DIR, CATEGORIES, IMAGES_DIR, loadSet, type ManifestEntry } from '../vectorize/build-set.ts';
 import { composite, render } from '../vectorize/metrics.ts';
 
@@ -43,56 +39,6 @@ if (!existsSync(join(SET_DIR, 'node_modules', 'ssim.js'))) execFileSync('npm', [
 interface ImageData { data: Uint8ClampedArray; width: number; height: number }
 const { ssim } = createRequire(join(SET_DIR, 'package.json'))('ssim.js') as { ssim: (a: ImageData, b: ImageData, options?: object) => { mssim: number } };
 const SSIM_OPTIONS = { ssim: 'weber', downsample: false } as const;
-
-/** The scripted Images API: one picture per call, whatever was asked; it times its own answers. */
-function startPictureServer(): Promise<{ url: string; next: (png: Buffer) => void; answerMs: () => number; close(): void }> {
-  let picture: Buffer = Buffer.alloc(0);
-  let spent = 0;
-  const server: Server = createServer((req, res) => {
-    const started = performance.now();
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ created: 1, data: [{ b64_json: picture.toString('base64') }] }), () => (spent = performance.now() - started));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}/v1`, next: (png) => (picture = png), answerMs: () => spent, close: () => server.close() });
-    }),
-  );
-}
-
-async function startInkwell(apiUrl: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-image-trace-bench-'));
-  const configFile = join(dataDir, 'config.json');
-  const roomy = { limit: 1_000_000_000, window_seconds: 3600 };
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      server: { port: 0 },
-      log: { level: 'silent' },
-      billing: { starter_credits: 1_000_000_000 },
-      limits: { requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy }, outputs: roomy },
-      catalog: {
-        models: [
-          {
-            id: 'draw',
-            engine: 'image-trace',
-            operations: ['svg_generate'],
-            billing: { kind: 'fixed_credit', credits: { svg_generate: 1 } },
-            input_modalities: ['text'],
-            options: { base_url: apiUrl, model: 'bench', trace_detail: detail },
-          },
-        ],
-      },
-    }),
-  );
-  const server = await startServer(loadConfig({ configFile, env: { INKWELL_DATA_DIR: dataDir } }));
-  const { secret } = await createApiKey(server.store, { organizationId: server.bootstrap!.organization.id, kind: 'project', environment: 'live', scopes: ['*'], models: ['*'] });
-  return { url: server.url, key: secret, close: async () => (await server.close(), rmSync(dataDir, { recursive: true, force: true })) };
-}
 
 interface Row {
   category: string;
@@ -115,7 +61,7 @@ async function main(): Promise<void> {
   if (flags.category) set = set.filter((entry) => entry.category === flags.category);
   if (flags.limit) set = set.filter((entry, i) => set.slice(0, i).filter((other) => other.category === entry.category).length < Number(flags.limit));
   const api = await startPictureServer();
-  const inkwell = await startInkwell(api.url);
+  const inkwell = await startInkwell(api.url, detail);
   const rows: Row[] = [];
   try {
     // One warm-up request: the first starts connections and a tracer worker.
@@ -165,17 +111,6 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'report.md'), `${report}\n`);
   writeFileSync(join(out, 'results.json'), JSON.stringify(rows, null, 1));
-}
-
-async function generate(inkwell: { url: string; key: string }, entry: ManifestEntry): Promise<string> {
-  const response = await fetch(`${inkwell.url}/v1/svgs/generations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${inkwell.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'draw', prompt: entry.name, attributes: { viewBox: { minX: 0, minY: 0, width: entry.width, height: entry.height } } }),
-  });
-  const body = (await response.json()) as { data?: { svg: string }[] };
-  if (response.status !== 200 || !body.data) throw new Error(`${entry.category}/${entry.name}: HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
-  return body.data[0]!.svg;
 }
 
 await main();
