@@ -49,6 +49,15 @@ describe('inkwell models upstreams', () => {
           input_modalities: ['text', 'svg'],
           options: { model: 'hosted', base_url: 'https://user:hunter2@api.provider.example/v1' },
         },
+        {
+          id: 'draw',
+          engine: 'image-trace',
+          operations: ['svg_generate'],
+          billing: { kind: 'fixed_credit', credits: { svg_generate: 3 } },
+          max_references: 0,
+          input_modalities: ['text'],
+          options: { model: 'gpt-image-1', base_url: 'https://images.provider.example/v1', max_concurrency: 2 },
+        },
       ],
     };
     h = await startHarness({ config: { metrics: { port: 0 }, catalog } });
@@ -73,6 +82,7 @@ describe('inkwell models upstreams', () => {
         ['pooled', 'a', a.url, 2, 4, 'remote', 'unknown'],
         ['pooled', 'gone', 'http://127.0.0.1:9/v1', 1, 8, 'remote', 'unknown'],
         ['remote', 'api.provider.example', 'https://user:***@api.provider.example/v1', 1, 4, '', 'unknown'],
+        ['draw', 'images.provider.example', 'https://images.provider.example/v1', 1, 2, '', 'unknown'],
       ],
     );
     const human = await run();
@@ -90,7 +100,12 @@ describe('inkwell models upstreams', () => {
     assert.equal(result.code, 0, describeRun(result));
     const rows = JSON.parse(result.stdout).data as Record<string, unknown>[];
     const state = Object.fromEntries(rows.map((row) => [`${row.model}/${row.upstream}`, [row.state, row.in_flight]]));
-    assert.deepEqual(state, { 'pooled/a': ['in service', 0], 'pooled/gone': ['out', 0], 'remote/api.provider.example': ['in service', 0] });
+    assert.deepEqual(state, {
+      'pooled/a': ['in service', 0],
+      'pooled/gone': ['out', 0],
+      'remote/api.provider.example': ['in service', 0],
+      'draw/images.provider.example': ['in service', 0],
+    });
     const returnsAt = Date.parse(String(rows.find((row) => row.upstream === 'gone')!.returns_at));
     assert.ok(returnsAt > Date.now() + 50_000 && returnsAt <= Date.now() + 60_000, 'out for ejection_ms');
   });

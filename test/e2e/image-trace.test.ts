@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
 import { startFakeImagesApi, type FakeImagesApi, type ImagesReply } from '../fakes/images-api.ts';
 import { startHarness, type Harness } from '../helpers/harness.ts';
 import { partials, picture } from '../helpers/pictures.ts';
@@ -15,6 +18,8 @@ import { parseSvg } from '../../src/svg/parse.ts';
 // in the API's terms, and the balance to the millicent each time.
 
 const GEN = '/v1/svgs/generations';
+/** Pictures of the tracer's benchmark set, flattened on white (test/fixtures/pictures/PROVENANCE.md). */
+const PICTURES = join(import.meta.dirname, '..', 'fixtures', 'pictures');
 const CREDITS = 5;
 const MILLICENTS_PER_CREDIT = 1000;
 /** Millicents per million tokens: 1 millicent an input token, 2 an output token. */
@@ -108,6 +113,25 @@ describe('image-trace: text → picture → SVG', () => {
     assert.equal(start - (await balance()), CREDITS * MILLICENTS_PER_CREDIT);
   });
 
+  for (const name of ['noto-fox', 'rubber-duck', 'flat-color-icons-idea']) {
+    it(`delivers an SVG that looks like the picture (${name}, from the tracer's benchmark set), its plain background gone`, async () => {
+      const png = readFileSync(join(PICTURES, `${name}.png`));
+      const { width, height } = await sharp(png).metadata();
+      api.reply = () => ({ kind: 'pictures', pictures: [png] });
+      const res = await generate({ model: 'draw', attributes: { viewBox: { minX: 0, minY: 0, width, height } } });
+      assert.equal(res.status, 200, res.text);
+      const svg: string = res.json.data[0].svg;
+      assert.equal(pixelAt(svg, 1, 1)[3], 0, 'the corner is transparent');
+      // On white, the SVG and the picture differ by a level or two on average (anti-aliased edges, flattened shading).
+      const picture = await sharp(png).ensureAlpha().raw().toBuffer();
+      const rendered = new Resvg(svg, { background: '#ffffff' }).render().pixels;
+      let difference = 0;
+      for (let i = 0; i < picture.length; i += 4) for (let c = 0; c < 3; c++) difference += Math.abs(picture[i + c]! - rendered[i + c]!);
+      const mean = difference / ((picture.length / 4) * 3);
+      assert.ok(mean < 4, `mean difference ${mean.toFixed(2)} levels of 255`);
+    });
+  }
+
   it('removes a plain background connected to the border, so an icon is not a square; background: keep traces it', async () => {
     const removed = (await generate({ model: 'draw' })).json.data[0].svg;
     assert.equal(pixelAt(removed, 2, 2)[3], 0, 'the corner is transparent');
@@ -181,7 +205,6 @@ describe('image-trace: text → picture → SVG', () => {
   });
 
   it('streams generating, low-detail drafts from partial pictures, then the content; every draft is a whole SVG', async () => {
-    const sharp = (await import('sharp')).default;
     const final = await sharp(white).png().toBuffer();
     api.reply = async () => ({ kind: 'stream', partials: await partials(final, 2), picture: final, eventDelayMs: 150 });
     const s = await stream({ model: 'draw-partials' });
