@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApiKey } from '../../src/accounts/keys.ts';
-import { loadConfig } from '../../src/config/load.ts';
-import { startServer } from '../../src/main.ts';
+import { startTraceServer } from '../trace-latency/server.ts';
 
 // What the image-trace benchmark and picture share: a scripted Images API and an Inkwell server
 // whose image-trace entry calls it.
@@ -31,35 +26,22 @@ export function startPictureServer(): Promise<{ url: string; next: (png: Buffer)
 
 /** An Inkwell server in this process (temp SQLite) with one image-trace entry, `draw`, on the scripted API, and a live key. */
 export async function startInkwell(apiUrl: string, detail = 'medium'): Promise<{ url: string; key: string; close(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-image-trace-bench-'));
-  const configFile = join(dataDir, 'config.json');
-  const roomy = { limit: 1_000_000_000, window_seconds: 3600 };
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      server: { port: 0 },
-      log: { level: 'silent' },
-      billing: { starter_credits: 1_000_000_000 },
-      limits: { requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy }, outputs: roomy },
-      catalog: {
-        models: [
-          {
-            id: 'draw',
-            engine: 'image-trace',
-            operations: ['svg_generate'],
-            billing: { kind: 'fixed_credit', credits: { svg_generate: 1 } },
-            input_modalities: ['text'],
-            options: { base_url: apiUrl, model: 'bench', trace_detail: detail },
-          },
-        ],
+  const catalog = {
+    models: [
+      {
+        id: 'draw',
+        engine: 'image-trace',
+        operations: ['svg_generate'],
+        billing: { kind: 'fixed_credit', credits: { svg_generate: 1 } },
+        input_modalities: ['text'],
+        options: { base_url: apiUrl, model: 'bench', trace_detail: detail },
       },
-    }),
-  );
-  const server = await startServer(loadConfig({ configFile, env: { INKWELL_DATA_DIR: dataDir } }));
-  const { secret } = await createApiKey(server.store, { organizationId: server.bootstrap!.organization.id, kind: 'project', environment: 'live', scopes: ['*'], models: ['*'] });
-  return { url: server.url, key: secret, close: async () => (await server.close(), rmSync(dataDir, { recursive: true, force: true })) };
+    ],
+  };
+  // The tracer's latency bench's server, with the catalog (and the default worker count: two pictures may trace at once).
+  const server = await startTraceServer({ catalog, trace: {} });
+  return { url: server.url, key: server.liveKey, close: () => server.close() };
 }
-
 
 /** One generation of `draw`, its viewBox the picture's own size; the delivered SVG. */
 export async function generate(inkwell: { url: string; key: string }, picture: { name: string; width: number; height: number }): Promise<string> {

@@ -7,8 +7,11 @@ import { startServer } from '../../src/main.ts';
 
 const roomy = { limit: 1_000_000_000, window_seconds: 3600 };
 
-/** An Inkwell server in this process (temp SQLite, one tracer worker) and a live key whose calls run the real tracer. */
-export async function startTraceServer(): Promise<{ url: string; liveKey: string; close(): Promise<void> }> {
+/**
+ * An Inkwell server in this process (temp SQLite, one tracer worker) and a live key whose calls run
+ * the real tracer; `config` adds to its config file (a catalog, say).
+ */
+export async function startTraceServer(config: Record<string, unknown> = {}): Promise<{ url: string; liveKey: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-trace-latency-'));
   const configFile = join(dataDir, 'config.json');
   writeFileSync(
@@ -19,6 +22,7 @@ export async function startTraceServer(): Promise<{ url: string; liveKey: string
       billing: { starter_credits: 1_000_000_000 },
       trace: { workers: 1 },
       limits: { requests: { svg: roomy, edits: roomy, animations: roomy, responses: roomy, catalog: roomy }, outputs: roomy },
+      ...config,
     }),
   );
   const server = await startServer(loadConfig({ configFile, env: { INKWELL_DATA_DIR: dataDir } }));
