@@ -20,6 +20,7 @@ import { registerRequestContext } from './http/request-context.ts';
 import { RequestLog } from './http/request-log.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
+import { registerMcpRoute } from './http/routes/mcp.ts';
 import { registerModelRoutes } from './http/routes/models.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
 import { registerPageRoutes } from './http/routes/pages.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** Present when metrics are served (config metrics.port). */
   metrics?: Metrics;
+  /** This package's version (the MCP server names it). */
+  version: string;
 }
 
 /**
@@ -120,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSvgRoutes(app, httpDeps);
   registerResponsesRoutes(app, httpDeps);
   registerOrganizationRoutes(app, httpDeps);
+  registerMcpRoute(app, httpDeps, { preview: (svg, maxSide, signal) => engines.preview(svg, maxSide, signal), version: deps.version });
   registerOpenApiRoute(app);
   registerPageRoutes(app);
   registerHealthRoutes(app, { store, limits, redisConfigured: config.redis_url !== undefined, upstreams: () => deps.engines.upstreams() });

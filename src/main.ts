@@ -1,3 +1,4 @@
+import { packageVersion } from './config/version.ts';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
@@ -129,7 +130,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const engines = createEngineRegistry(config, catalog.all(), { media, tracePool, renderPool, logger, upstreamCalls: metrics });
     engineRegistry = engines;
     metrics?.watchUpstreams(() => engines.upstreams());
-    const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger, metrics });
+    const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger, metrics, version: packageVersion() });
     app = built;
     await built.listen({ host: config.server.host, port: config.server.port });
     if (metrics) metricsListener = await listenForScrapes(metrics, config.metrics.host ?? config.server.host, config.metrics.port!);

@@ -72,6 +72,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
     description: 'Animate an SVG (POST /v1/svgs/animations) and write the animated SVG to a file.',
     load: async () => (await import('./commands/animate.ts')).registerAnimate,
   },
+  mcp: {
+    term: 'mcp [options]',
+    description: 'Serve Inkwell\'s tools to an MCP client (an agent) over stdio, calling a running Inkwell with your key.',
+    load: async () => (await import('./commands/mcp.ts')).registerMcp,
+  },
 };
 
 /** The command an argument list runs (`help NAME` included), or undefined when it names none. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../config/version.ts';
 import { Command, CommanderError, Help, type OutputConfiguration } from 'commander';
 import { ClientExit } from './client/exit-codes.ts';
 import { COMMANDS, commandNamed } from './command-index.ts';
@@ -17,10 +17,6 @@ function listCommands(program: Command): void {
   });
 }
 
-/** This package's version, from its package.json (the same file in a checkout, a build and an image). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
 
 /** commander's own output (help, usage errors) goes where the run's output goes. */
 function outputTo(io: CliIo): OutputConfiguration {

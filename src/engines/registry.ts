@@ -163,6 +163,8 @@ export interface EngineRegistry {
   engineFor(model: CatalogModel): Engine;
   /** Measures a delivered animation in the render workers (timing; with `render`, checks and svg_score). */
   measureAnimation(svg: string, render: boolean, signal: AbortSignal): Promise<AnimationReport>;
+  /** A PNG of an SVG, at most `maxSide` pixels a side, rendered in the render workers. */
+  preview(svg: string, maxSide: number, signal: AbortSignal): Promise<Uint8Array>;
   /** Every model server the live engines route to, and its state now. */
   upstreams(): UpstreamStatus[];
   /** Stops the engines' background work (health checks). */
@@ -195,6 +197,7 @@ export function createEngineRegistry(config: Config, models: CatalogModel[], ser
     sandbox: sandboxEngine(config),
     engineFor: (model) => engines.get(model.entry.id)!,
     measureAnimation: (svg, render, signal) => services.renderPool.measureAnimation(svg, render, signal),
+    preview: (svg, maxSide, signal) => services.renderPool.png(svg, maxSide, signal),
     upstreams: () => [...engines.values()].flatMap((engine) => engine.upstreams?.() ?? []),
     close: () => {
       for (const engine of engines.values()) engine.close?.();
