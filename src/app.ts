@@ -98,7 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(cors, {
       origin: server.cors_origins.includes('*') ? true : [...server.cors_origins],
       methods: ['GET', 'POST'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'x-trace-id', 'Inkwell-Mock'],
+      // MCP clients in a browser send the protocol version (and would send a session id) on /mcp.
+      allowedHeaders: ['Authorization', 'Content-Type', 'x-trace-id', 'Inkwell-Mock', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
       exposedHeaders: Object.keys(RESPONSE_HEADERS),
       maxAge: 600,
     });
