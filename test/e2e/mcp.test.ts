@@ -73,17 +73,18 @@ describe('the MCP server', () => {
     return client;
   }
 
-  describe('over Streamable HTTP at /mcp', () => {
+  /** What both transports must do alike: `connect` opens a client with a key. */
+  function eachTransport(transport: 'http' | 'stdio', connect: (key: string) => Promise<Client>) {
     it('lists the six tools, each schema the HTTP request\'s own fields (without stream)', async () => {
-      const client = await httpClient(h.keys.live);
+      const client = await connect(h.keys.live);
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name), ['generate_svg', 'vectorize_image', 'edit_svg', 'animate_svg', 'list_models', 'get_balance']);
-      assertSchemasFollowTheContract(tools, 'http');
+      assertSchemasFollowTheContract(tools, transport);
       await client.close();
     });
 
     it('generate_svg with a live key: the SVG, a PNG preview, the credits and request id; progress from the stream; billed once', async () => {
-      const client = await httpClient(h.keys.live);
+      const client = await connect(h.keys.live);
       const start = await balance();
       const progress: string[] = [];
       const r = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun', n: 2 } }, undefined, { onprogress: (p) => progress.push(String(p.message)) }));
@@ -103,22 +104,12 @@ describe('the MCP server', () => {
       await client.close();
     });
 
-    it('generate_svg with a test key runs the sandbox: no model called, nothing billed', async () => {
-      const client = await httpClient(h.keys.test);
-      const start = await balance();
-      const r = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun' } }));
-      assert.equal(r.isError, undefined, texts(r).join('\n'));
-      assert.match(texts(r)[0]!, /<svg/);
-      assert.equal(upstream.requests.length, 0);
-      assert.equal(await balance(), start);
-      await client.close();
-    });
-
-    it('every operation tool with a test key runs the sandbox, billing nothing', async () => {
-      const client = await httpClient(h.keys.test);
+    it('every tool with a test key runs the sandbox: no model called, nothing billed', async () => {
+      const client = await connect(h.keys.test);
       const start = await balance();
       const png = (await picture(64, 64)).toString('base64');
       const calls = [
+        { name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun' } },
         { name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { base64: png } } },
         { name: 'edit_svg', arguments: { model: 'up', prompt: 'make it blue', svg: SVG } },
         { name: 'animate_svg', arguments: { model: 'inkwell-motion', svg_source: { base64: Buffer.from(SVG).toString('base64') } } },
@@ -134,7 +125,7 @@ describe('the MCP server', () => {
     });
 
     it('vectorize_image, edit_svg and animate_svg with a live key, each billed at its price', async () => {
-      const client = await httpClient(h.keys.live);
+      const client = await connect(h.keys.live);
       const start = await balance();
       const png = (await picture(96, 96)).toString('base64');
       const traced = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { base64: png } } }));
@@ -151,14 +142,14 @@ describe('the MCP server', () => {
     });
 
     it('list_models with a project key; get_balance with an admin key, and refused to a project key', async () => {
-      const project = await httpClient(h.keys.live);
+      const project = await connect(h.keys.live);
       const models = result(await project.callTool({ name: 'list_models', arguments: {} }));
       assert.ok(models.structuredContent.data.some((m: { id: string }) => m.id === 'up'));
       const refused = result(await project.callTool({ name: 'get_balance', arguments: {} }));
       assert.equal(refused.isError, true);
       assert.equal(refused.structuredContent.error.code, 'unauthorized');
       await project.close();
-      const admin = await httpClient(h.keys.admin);
+      const admin = await connect(h.keys.admin);
       const balanceTool = result(await admin.callTool({ name: 'get_balance', arguments: {} }));
       assert.equal(balanceTool.structuredContent.object, 'organization.balance');
       assert.equal(balanceTool.structuredContent.available_credits, Math.floor((await balance()) / 1000));
@@ -167,34 +158,49 @@ describe('the MCP server', () => {
 
     it('a key without the capability, and a bad argument, are tool errors carrying the envelope', async () => {
       const key = await h.createKey({ kind: 'project', environment: 'live', scopes: ['svg_vectorize'] });
-      const client = await httpClient(key);
+      const client = await connect(key);
       const denied = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun' } }));
       assert.equal(denied.isError, true);
       assert.equal(denied.structuredContent.error.code, 'unauthorized');
       assert.match(denied.structuredContent.error.request_id, /^req_/);
+      assert.match(texts(denied)[0]!, /^unauthorized: .*\(request_id: req_/);
       const bad = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { base64: 'not base64 at all!' } } }));
       assert.equal(bad.isError, true);
       assert.equal(bad.structuredContent.error.code, 'invalid_request');
       assert.equal(bad.structuredContent.error.param, 'image.base64');
-      const file = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { path: '/etc/passwd' } } }));
-      assert.equal(file.isError, true, 'the HTTP server reads no local files');
+      const range = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { url: 'https://example.com/a.png' }, target_size: 5 } }));
+      assert.equal(range.structuredContent.error.param, 'target_size');
       assert.equal(upstream.requests.length, 0);
       await client.close();
     });
 
     it('a cancelled call closes its request: the model call is abandoned and nothing is charged', async () => {
       upstream.reply = () => ({ kind: 'stream', content: SVG, firstTokenDelayMs: 3000 });
-      const client = await httpClient(h.keys.live);
+      const client = await connect(h.keys.live);
       const start = await balance();
       const controller = new AbortController();
       const call = client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun' } }, undefined, { signal: controller.signal });
-      for (let i = 0; i < 200 && upstream.requests.length === 0; i++) await sleep(10);
+      for (let i = 0; i < 300 && upstream.requests.length === 0; i++) await sleep(10);
       controller.abort();
       await assert.rejects(call);
-      for (let i = 0; i < 200 && !upstream.requests[0]?.aborted; i++) await sleep(10);
+      for (let i = 0; i < 300 && !upstream.requests[0]?.aborted; i++) await sleep(10);
       assert.equal(upstream.requests[0]?.aborted, true, 'the upstream call was closed');
       await sleep(200);
       assert.equal(await balance(), start);
+      await client.close();
+    });
+  }
+
+  describe('over Streamable HTTP at /mcp', () => {
+    eachTransport('http', httpClient);
+
+    it('refuses output_path and a local file: the service reads and writes no files of the agent\'s', async () => {
+      const client = await httpClient(h.keys.live);
+      const file = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { path: '/etc/passwd' } } }));
+      assert.equal(file.isError, true);
+      assert.equal(file.structuredContent.error.param, 'image.path');
+      const out = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun', output_path: '/tmp/x.svg' } }));
+      assert.equal(out.structuredContent.error.param, 'output_path');
       await client.close();
     });
 
@@ -211,36 +217,21 @@ describe('the MCP server', () => {
   });
 
   describe('over stdio (inkwell mcp)', () => {
-    it('lists the tools with output_path and a local image file, the same schemas otherwise', async () => {
-      const client = await stdioClient(h.keys.live);
-      const { tools } = await client.listTools();
-      assertSchemasFollowTheContract(tools, 'stdio');
-      await client.close();
-    });
+    eachTransport('stdio', stdioClient);
 
-    it('vectorizes a local file and writes the SVG where output_path says; billed as the HTTP API bills', async () => {
+    it('vectorizes a local file and writes the SVG where output_path says', async () => {
       writeFileSync(join(work, 'sun.png'), await picture(96, 96));
       const client = await stdioClient(h.keys.live);
-      const start = await balance();
-      const r = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { path: 'sun.png' }, output_path: 'out/sun.svg'.replace('out/', '') } }));
+      const r = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { path: 'sun.png' }, output_path: 'sun.svg' } }));
       assert.equal(r.isError, undefined, texts(r).join('\n'));
       assert.deepEqual(r.structuredContent.files, [join(work, 'sun.svg')]);
       assert.equal(readFileSync(join(work, 'sun.svg'), 'utf8'), texts(r)[0]);
-      assert.equal(images(r).length, 1);
-      assert.equal(start - (await balance()), 1000);
+      const two = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun', n: 2, output_path: 'suns.svg' } }));
+      assert.deepEqual(two.structuredContent.files, [join(work, 'suns.svg'), join(work, 'suns-2.svg')]);
       const missing = result(await client.callTool({ name: 'vectorize_image', arguments: { model: 'inkwell-trace', image: { path: 'nowhere.png' } } }));
       assert.equal(missing.isError, true);
       assert.equal(missing.structuredContent.error.param, 'image.path');
-      await client.close();
-    });
-
-    it('generates with a test key, and tells a bad argument as a tool error', async () => {
-      const client = await stdioClient(h.keys.test);
-      const r = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun' } }));
-      assert.equal(r.isError, undefined, texts(r).join('\n'));
-      const bad = result(await client.callTool({ name: 'generate_svg', arguments: { model: 'up', prompt: 'a sun', n: 0 } }));
-      assert.equal(bad.isError, true);
-      assert.equal(bad.structuredContent.error.param, 'n');
+      assert.match(texts(missing)[0]!, /ENOENT/);
       await client.close();
     });
   });
