@@ -89,7 +89,7 @@ function progressOf(extra: Extra): (event: StreamEvent) => void {
   return (event) => {
     if (event.type === 'reasoning') return; // a token at a time: far too many to notify
     const index = typeof event.data.index === 'number' ? ` ${event.data.index + 1}` : '';
-    const message = event.type === 'content' ? `output${index} done` : event.type === 'draft' ? `draft of output${index}` : event.type;
+    const message = event.type === 'content' ? `output${index} done` : event.type === 'draft' ? (index ? `draft of output${index}` : 'draft') : event.type;
     void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined);
   };
 }
