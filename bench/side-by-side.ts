@@ -11,7 +11,8 @@
  *   --b defaults to this checkout. Targets: up-json, up-stream, sandbox-json, sandbox-stream,
  *   routed-json, routed-stream (one entry with two upstreams), test-key, models (default
  *   up-json); --b-target gives B another target (e.g. routing's cost: --a . --target up-json
- *   --b-target routed-json). BENCH_DURATION (s per window, 4), BENCH_CONNECTIONS (32).
+ *   --b-target routed-json). --chunks N: the upstream streams its answer in N chunks (40).
+ *   BENCH_DURATION (s per window, 4), BENCH_CONNECTIONS (32).
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '4' },
     'a-flags': { type: 'string', default: '' },
     'b-flags': { type: 'string', default: '' },
+    // The upstream's answer in this many stream chunks (a model server sends one token, three or four characters, a chunk).
+    chunks: { type: 'string', default: String(CHUNKS) },
   },
 });
 const TARGETS = ['up-json', 'up-stream', 'sandbox-json', 'sandbox-stream', 'routed-json', 'routed-stream', 'test-key', 'models'];
@@ -45,7 +48,7 @@ const ROUNDS = Number(args.rounds);
 pinSelf(1);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(1)));
 
-const upstream = await startFakeUpstream(() => ({ kind: 'stream', content: ANSWER_SVG, chunks: CHUNKS, usage: USAGE }));
+const upstream = await startFakeUpstream(() => ({ kind: 'stream', content: ANSWER_SVG, chunks: Number(args.chunks), usage: USAGE }));
 const flagsOf = (text: string) => text.split(/\s+/).filter(Boolean);
 
 interface Side {

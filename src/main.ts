@@ -132,7 +132,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics?.watchUpstreams(() => engines.upstreams());
     const built = await buildApp({ config, store, catalog, engines, billing, limits, media, logger, metrics, version: packageVersion() });
     app = built;
-    await built.listen({ host: config.server.host, port: config.server.port });
+    await built.listen({ host: config.server.host, port: config.server.port, backlog: config.server.backlog });
     if (metrics) metricsListener = await listenForScrapes(metrics, config.metrics.host ?? config.server.host, config.metrics.port!);
     // Only once the port is ours: secrets created by a start that cannot listen would never be shown.
     const bootstrap = await bootstrapIfFirstStart(

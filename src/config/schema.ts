@@ -143,6 +143,7 @@ export const ConfigSchema = Type.Object(
         body_bytes_in_flight: Type.Integer({ minimum: 1_048_576, default: 536_870_912 }),
         request_timeout_ms: Type.Integer({ minimum: 0, default: 300_000 }),
         keep_alive_timeout_ms: Type.Integer({ minimum: 0, default: 72_000 }),
+        backlog: Type.Integer({ minimum: 1, maximum: 1_048_576, default: 4096 }),
         shutdown_grace_ms: Type.Integer({ minimum: 0, default: 10_000 }),
       },
       { additionalProperties: false, default: {}, description: 'The HTTP listener of the API.' },

@@ -118,6 +118,16 @@ export const SETTINGS: Setting[] = ([
     parse: integer,
   },
   {
+    path: 'server.backlog',
+    env: 'INKWELL_BACKLOG',
+    flag: '--backlog',
+    argument: '<connections>',
+    description:
+      'Connections the kernel may queue before the server accepts them (default {default}; the kernel caps it at net.core.somaxconn). ' +
+      'Too small a queue drops connections while the server is busy, and clients see resets.',
+    parse: integer,
+  },
+  {
     path: 'server.shutdown_grace_ms',
     env: 'INKWELL_SHUTDOWN_GRACE_MS',
     flag: '--shutdown-grace',

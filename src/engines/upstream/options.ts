@@ -21,7 +21,7 @@ const UpstreamSpec = Type.Object(
     model: Type.Optional(ModelName('The model name this server knows (default: the entry\'s options.model).')),
     api_key_env: Type.Optional(ApiKeyEnv),
     weight: Type.Number({ exclusiveMinimum: 0, maximum: 1000, default: 1, description: 'Its share of the traffic: calls in flight are compared per unit of weight.' }),
-    max_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096, description: 'Calls at once to this server (default: the entry\'s max_concurrency).' })),
+    max_concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Calls at once to this server (default: the entry\'s max_concurrency).' })),
   },
   { additionalProperties: false },
 );
@@ -74,7 +74,7 @@ export const ServerOptionFields = {
     default: 5000,
     description: 'Milliseconds to open a connection to the server; past it the call moves to another upstream if there is one, else 503 model_unavailable (a refused connect is retried once first).',
   }),
-  max_concurrency: Type.Integer({ minimum: 1, maximum: 4096, default: 4, description: 'Upstream calls at once for this entry (with upstreams: for each that sets none); more wait in turn.' }),
+  max_concurrency: Type.Integer({ minimum: 1, maximum: 100_000, default: 4, description: 'Upstream calls at once for this entry (with upstreams: for each that sets none); more wait in turn.' }),
 };
 
 const ServerOptions = Type.Object(ServerOptionFields);

@@ -1,0 +1,82 @@
+/**
+ * The load of the many-streams benchmark, as a process of its own: `STREAMS` streamed generations
+ * opened over `RAMP_MS`, each read to its end (events counted as they are parsed).
+ * Prints one JSON line per second while it runs ({"open":…}), then the result.
+ * Usage: node --import tsx bench/streams/clients.ts URL KEY MODEL STREAMS RAMP_MS
+ */
+import { Agent, request } from 'node:http';
+import { createParser } from 'eventsource-parser';
+
+const [url, key, model, streamsArg, rampArg] = process.argv.slice(2) as [string, string, string, string, string];
+const streams = Number(streamsArg);
+const rampMs = Number(rampArg);
+const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+const target = new URL(url);
+
+interface Outcome {
+  ok: boolean;
+  drafts: number;
+  ms: number;
+  detail?: string;
+}
+
+function generate(): Promise<Outcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const body = JSON.stringify({ model, prompt: 'a lighthouse at dusk', stream: true });
+    const req = request(
+      { host: target.hostname, port: target.port, path: '/v1/svgs/generations', method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let drafts = 0;
+        let content = false;
+        let done = false;
+        let error: string | undefined;
+        const parser = createParser({
+          onEvent: (event) => {
+            if (event.event === 'draft') drafts++;
+            else if (event.event === 'content') content = true;
+            else if (event.event === 'error') error = event.data.slice(0, 200);
+            else if (event.data === '[DONE]') done = true;
+          },
+        });
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => parser.feed(text));
+        res.on('end', () => {
+          const ok = res.statusCode === 200 && content && done && !error;
+          resolve({ ok, drafts, ms: performance.now() - started, ...(ok ? {} : { detail: error ?? `status ${res.statusCode}, content ${content}, done ${done}` }) });
+        });
+        res.on('error', (e) => resolve({ ok: false, drafts, ms: performance.now() - started, detail: e.message }));
+      },
+    );
+    req.on('error', (e) => resolve({ ok: false, drafts: 0, ms: performance.now() - started, detail: e.message }));
+    req.end(body);
+  });
+}
+
+let open = 0;
+const outcomes: Promise<Outcome>[] = [];
+const ticker = setInterval(() => console.log(JSON.stringify({ open })), 1000);
+const started = performance.now();
+for (let i = 0; i < streams; i++) {
+  const due = (i * rampMs) / streams - (performance.now() - started);
+  if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+  open++;
+  outcomes.push(generate().finally(() => open--));
+}
+const results = await Promise.all(outcomes);
+clearInterval(ticker);
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const pick = (values: number[], q: number) => sorted(values)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+const failed = results.filter((r) => !r.ok);
+console.log(
+  JSON.stringify({
+    result: true,
+    streams,
+    completed: results.length - failed.length,
+    failed: failed.length,
+    failures: [...new Set(failed.map((f) => f.detail))].slice(0, 5),
+    drafts_per_stream: results.reduce((sum, r) => sum + r.drafts, 0) / results.length,
+    stream_ms_p50: pick(results.map((r) => r.ms), 0.5),
+    stream_ms_max: pick(results.map((r) => r.ms), 1),
+  }),
+);
