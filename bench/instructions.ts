@@ -7,7 +7,7 @@
  * some compiler work; compare builds with the same flags in one sitting.
  *
  * Usage: npm run build && node --import tsx bench/instructions.ts [--checkout DIR] [--target up-json]
- *          [--requests 600] [--windows 2] [--connections 4]
+ *          [--requests 600] [--windows 2] [--connections 4] [--chunks 40]
  *   --checkout: a built Inkwell (bin/inkwell.js and dist/; default this one). Targets as
  *   side-by-side.ts: up-json, up-stream, sandbox-json, sandbox-stream, routed-json, routed-stream.
  */
@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     requests: { type: 'string', default: '600' },
     windows: { type: 'string', default: '2' },
     connections: { type: 'string', default: '4' },
+    // The upstream's answer in this many stream chunks (side-by-side.ts --chunks).
+    chunks: { type: 'string', default: String(CHUNKS) },
   },
 });
 const MODELS: Record<string, string> = { up: 'up-fixed', sandbox: 'sandbox-fixed', routed: 'up-routed' };
@@ -43,7 +45,7 @@ const CONNECTIONS = Number(args.connections);
 
 pinSelf(1);
 const outDir = mkdtempSync(join(tmpdir(), 'inkwell-callgrind-'));
-const upstream = await startFakeUpstream(() => ({ kind: 'stream', content: ANSWER_SVG, chunks: CHUNKS, usage: USAGE }));
+const upstream = await startFakeUpstream(() => ({ kind: 'stream', content: ANSWER_SVG, chunks: Number(args.chunks), usage: USAGE }));
 try {
   const server = await startInkwell({
     cpu: 0,

@@ -216,14 +216,16 @@ class ImageTraceEngine {
           // The first event may be the finished picture: only the whole deadline bounds the wait for it.
           const call = { body, signal, firstTokenTimeoutMs: Math.max(0, deadlineAt - Date.now()), deadlineAt };
           const answer: CallAnswer = { pictures: [], host: member.client.host };
-          for await (const delta of member.client.call(endpoint, call, IMAGES)) {
-            if (delta.accepted) for (const index of indexes) emit({ type: 'generating', index });
-            if (delta.partial !== undefined && drafter) {
-              drafter.partial(indexes[0]!, delta.partial);
-              forwarded = true; // its draft is on its way: another attempt would show a second picture
+          for await (const deltas of member.client.call(endpoint, call, IMAGES)) {
+            for (const delta of deltas) {
+              if (delta.accepted) for (const index of indexes) emit({ type: 'generating', index });
+              if (delta.partial !== undefined && drafter) {
+                drafter.partial(indexes[0]!, delta.partial);
+                forwarded = true; // its draft is on its way: another attempt would show a second picture
+              }
+              if (delta.pictures) answer.pictures.push(...delta.pictures);
+              if (delta.usage) answer.usage = delta.usage;
             }
-            if (delta.pictures) answer.pictures.push(...delta.pictures);
-            if (delta.usage) answer.usage = delta.usage;
           }
           if (answer.pictures.length === 0) throw new ApiError('model_error', { message: 'The image model answered without a picture.' });
           return answer;

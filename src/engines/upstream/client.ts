@@ -198,10 +198,10 @@ export class UpstreamClient {
   }
 
   /**
-   * Streams one completion. Yields normalized deltas; throws UpstreamError for anything the
+   * Streams one completion. Yields normalized deltas, in batches (those read together); throws UpstreamError for anything the
    * upstream did wrong, or the caller's abort reason when the caller went away.
    */
-  complete(call: CompletionCall): AsyncGenerator<CompletionDelta> {
+  complete(call: CompletionCall): AsyncGenerator<CompletionDelta[]> {
     return this.post(this.completionsPath, call, COMPLETIONS);
   }
 
@@ -210,7 +210,7 @@ export class UpstreamClient {
    * `accepted`. Error events and `response.failed` throw UpstreamError (kind `frame`); the rest
    * of the contract is complete()'s.
    */
-  respond(call: CompletionCall): AsyncGenerator<ResponsesStreamDelta> {
+  respond(call: CompletionCall): AsyncGenerator<ResponsesStreamDelta[]> {
     return this.post(this.responsesPath, call, RESPONSES);
   }
 
@@ -218,11 +218,11 @@ export class UpstreamClient {
    * Any other endpoint of the server (`endpoint` is relative to the base URL, e.g.
    * `images/generations`), read by `reader`: the same deadlines, limits and failures as complete().
    */
-  call<T extends { accepted?: true }>(endpoint: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
+  call<T extends { accepted?: true }>(endpoint: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T[]> {
     return this.post(`${this.prefix}/${endpoint}`, call, reader);
   }
 
-  private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T> {
+  private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T[]> {
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
     const timers: CallTimers = new CallTimers(
@@ -260,7 +260,7 @@ export class UpstreamClient {
           ...(code === undefined ? {} : { code }),
         });
       }
-      yield { accepted: true } as T;
+      yield [{ accepted: true } as T];
       for (;;) {
         // Fast servers must not keep the event loop to themselves: once this turn's budget for
         // reading answers is spent, the next batch waits for the next turn (its upstream stays
@@ -269,7 +269,8 @@ export class UpstreamClient {
         if (turn) await turn;
         // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
         const deltas = reception.take();
-        for (const delta of deltas) yield delta;
+        // A batch at a time: one step of this generator (and of each caller's loop) per read, not per event.
+        if (deltas.length > 0) yield deltas;
         // More may be queued, or have come while the caller took these: taking resumes a paused
         // upstream, which can hand over what it buffered at once.
         if (deltas.length > 0 || reception.queued) continue;

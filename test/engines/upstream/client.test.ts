@@ -42,10 +42,15 @@ async function withClient(endpoint: Partial<UpstreamEndpoint>, use: (client: Ups
 }
 
 /** The text delivered before the call failed, and how it failed. */
-async function failing(deltas: AsyncGenerator<CompletionDelta>): Promise<{ text: string; failure: UpstreamFailure }> {
+/** The deltas of a call one by one (the client yields them in batches: those read together). */
+async function* each<T>(batches: AsyncGenerator<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
+async function failing(batches: AsyncGenerator<CompletionDelta[]>): Promise<{ text: string; failure: UpstreamFailure }> {
   let text = '';
   try {
-    for await (const delta of deltas) text += delta.content ?? '';
+    for await (const delta of each(batches)) text += delta.content ?? '';
   } catch (error) {
     assert.ok(error instanceof UpstreamError, String(error));
     return { text, failure: error.failure };
@@ -53,9 +58,9 @@ async function failing(deltas: AsyncGenerator<CompletionDelta>): Promise<{ text:
   assert.fail(`the call succeeded with ${text.length} characters`);
 }
 
-async function collect(deltas: AsyncGenerator<CompletionDelta>, eachTurn = false): Promise<string> {
+async function collect(batches: AsyncGenerator<CompletionDelta[]>, eachTurn = false): Promise<string> {
   let text = '';
-  for await (const delta of deltas) {
+  for await (const delta of each(batches)) {
     text += delta.content ?? '';
     if (eachTurn) await nextTurn(); // a slow consumer: the upstream runs ahead of it
   }
@@ -150,7 +155,7 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     };
     const controller = new AbortController();
     const reason = new Error('the client left');
-    const deltas = client.complete(call(controller.signal));
+    const deltas = each(client.complete(call(controller.signal)));
     const seen: CompletionDelta[] = [];
     await assert.rejects(
       (async () => {
@@ -203,7 +208,7 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     let text = '';
     await assert.rejects(
       (async () => {
-        for await (const delta of client.complete(call())) text += delta.content ?? '';
+        for await (const delta of each(client.complete(call()))) text += delta.content ?? '';
       })(),
       (error: unknown) => error instanceof UpstreamError && error.failure.kind === 'dropped',
     );
@@ -371,7 +376,7 @@ describe('the idle timeout', { timeout: 15_000 }, () => {
     };
     await withClient({ idleTimeoutMs: 100 }, async (own) => {
       let text = '';
-      for await (const delta of own.complete(call())) {
+      for await (const delta of each(own.complete(call()))) {
         if (text === '' && delta.content) await sleep(300); // the queue fills and pauses the upstream meanwhile
         text += delta.content ?? '';
       }
@@ -430,7 +435,7 @@ describe('the output byte limit on a native Responses stream', { timeout: 15_000
       event({ type: 'response.completed', response: { id: 'r', object: 'response', status: 'completed', output: [item] } }),
     ].join('');
   };
-  const respond = (own: UpstreamClient) => own.respond(call()) as unknown as AsyncGenerator<CompletionDelta>;
+  const respond = (own: UpstreamClient) => own.respond(call()) as unknown as AsyncGenerator<CompletionDelta[]>;
 
   it('counts each output item once, however many events repeat its text', async () => {
     // 40 KiB of text, sent three times over (deltas, item done, completed): within 64 KiB, with or without deltas.
@@ -441,7 +446,7 @@ describe('the output byte limit on a native Responses stream', { timeout: 15_000
       };
       await withClient({ maxOutputBytes: LIMIT }, async (small) => {
         let events = 0;
-        for await (const _ of respond(small)) events++;
+        for await (const _ of each(respond(small))) events++;
         assert.ok(events >= 3);
       });
     }

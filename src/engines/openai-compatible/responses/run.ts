@@ -61,18 +61,22 @@ export async function* runResponses(ctx: ResponsesRunContext, job: ResponsesJob)
             stream: true,
             ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
           };
-          for await (const delta of member.client.complete(call(body, deadlineAt))) {
-            if (delta.accepted) yield* builder.start();
-            else yield* reader.take(delta);
+          for await (const deltas of member.client.complete(call(body, deadlineAt))) {
+            for (const delta of deltas) {
+              if (delta.accepted) yield* builder.start();
+              else yield* reader.take(delta);
+            }
           }
           const { events, end } = reader.end();
           yield* events;
           yield* builder.finish({ ...end, usage: await usageOfChat(end, chat, ctx, count) });
         } else {
           const reader = new PassthroughReader(builder);
-          for await (const delta of member.client.respond(call({ ...passthroughBody!, model: member.model }, deadlineAt))) {
-            if (delta.accepted) yield* builder.start();
-            else if (delta.event) yield* reader.take(delta.event);
+          for await (const deltas of member.client.respond(call({ ...passthroughBody!, model: member.model }, deadlineAt))) {
+            for (const delta of deltas) {
+              if (delta.accepted) yield* builder.start();
+              else if (delta.event) yield* reader.take(delta.event);
+            }
           }
           const end = reader.end();
           yield* builder.finish({ ...end, usage: await usageOfPassthrough(end, passthroughBody!, job.images.size, ctx, count) });
