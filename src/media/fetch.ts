@@ -161,9 +161,11 @@ async function pickAddresses(url: URL, policy: FetchPolicy, signal: AbortSignal,
   // decimal; IPv6 literals keep their brackets.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const literal = isIP(host);
-  if (policy.onlyHost !== undefined) return configuredHost(url, policy, signal, fail);
+  // The operator's own server (onlyHost): that host only, at whatever addresses it has.
+  if (policy.onlyHost !== undefined && url.host !== policy.onlyHost) throw fail("the URL is not on the model server's own host");
+  const blocked = (address: string) => policy.onlyHost === undefined && blockedRange(address, policy.allowLoopback) !== undefined;
   if (literal !== 0) {
-    if (blockedRange(host, policy.allowLoopback) !== undefined) throw fail('the URL points to a blocked network address');
+    if (blocked(host)) throw fail('the URL points to a blocked network address');
     return [{ address: host, family: literal === 6 ? 6 : 4 }];
   }
 
@@ -180,26 +182,9 @@ async function pickAddresses(url: URL, policy: FetchPolicy, signal: AbortSignal,
   }
   if (!Array.isArray(addresses) || addresses.length === 0) throw noPublicAddress();
   // One bad address refuses the whole name: we must not let the order of answers decide.
-  if (addresses.some(({ address }) => typeof address !== 'string' || blockedRange(address, policy.allowLoopback) !== undefined)) {
+  if (addresses.some(({ address }) => typeof address !== 'string' || blocked(address))) {
     throw noPublicAddress();
   }
-  return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
-}
-
-/** The operator's own server: only its host is fetched from, at whatever address it resolves to. */
-async function configuredHost(url: URL, policy: FetchPolicy, signal: AbortSignal, fail: (reason: string, cause?: unknown) => ApiError): Promise<Target[]> {
-  if (url.host !== policy.onlyHost) throw fail("the URL is not on the model server's own host");
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const literal = isIP(host);
-  if (literal !== 0) return [{ address: host, family: literal === 6 ? 6 : 4 }];
-  let addresses: Array<{ address: string }>;
-  try {
-    addresses = await untilAborted(Promise.resolve().then(() => (policy.resolve ?? defaultResolver)(host)), signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw fail('the host does not resolve', error);
-  }
-  if (!Array.isArray(addresses) || addresses.length === 0) throw fail('the host does not resolve');
   return addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
 }
 

@@ -103,7 +103,8 @@ class ImageTraceEngine {
   /** The most tokens a job can be billed: each output's call input and its picture. */
   tokenBounds(job: SvgJob): TokenBounds {
     if (job.operation !== 'svg_generate') return { inputTokens: 0, outputTokens: 0 };
-    return { inputTokens: job.outputs * this.callInputTokens(job), outputTokens: job.outputs * this.options.output_tokens_per_image };
+    const prompt = imagePrompt(job.prompt, job.instructions, this.options.style_prompt);
+    return { inputTokens: job.outputs * this.callInputTokens(prompt, job.references.length), outputTokens: job.outputs * this.options.output_tokens_per_image };
   }
 
   async *run(job: SvgJob): AsyncGenerator<EngineEvent> {
@@ -134,22 +135,22 @@ class ImageTraceEngine {
     const size = nearestSize(this.options.sizes, job.viewBox);
     const longest = Math.max(size.width, size.height);
     const inputs = await Promise.all(job.references.map(async (ref) => dataUrlPicture(await this.services.referenceImage(ref, longest, signal))));
+    const prompt = imagePrompt(job.prompt, job.instructions, this.options.style_prompt);
     return {
       job,
-      prompt: imagePrompt(job.prompt, job.instructions, this.options.style_prompt),
+      prompt,
       size: size.size,
       inputs,
       frame: job.viewBox ?? undefined,
-      callInputTokens: this.callInputTokens(job),
+      callInputTokens: this.callInputTokens(prompt, job.references.length),
       drafts: job.streaming,
       partialImages: job.streaming ? this.options.partial_images : 0,
     };
   }
 
   /** A call's input tokens: the prompt's bytes bound its tokens; each reference counts image_input_tokens. */
-  private callInputTokens(job: Generation): number {
-    const text = imagePrompt(job.prompt, job.instructions, this.options.style_prompt);
-    return this.options.prompt_overhead_tokens + Buffer.byteLength(text, 'utf8') + job.references.length * this.options.image_input_tokens;
+  private callInputTokens(prompt: string, references: number): number {
+    return this.options.prompt_overhead_tokens + Buffer.byteLength(prompt, 'utf8') + references * this.options.image_input_tokens;
   }
 
   /**
@@ -238,12 +239,10 @@ class ImageTraceEngine {
   /** A picture's bytes, checked as any image input is; a URL is fetched from the server's own host. */
   private async pictureBytes(picture: Picture, host: string, signal: AbortSignal): Promise<Uint8Array> {
     try {
-      if (picture.url !== undefined) {
-        const image = await this.services.media.loadServerImage(picture.url, host, 'the picture URL', signal);
-        if (image.format === 'svg') throw new ApiError('invalid_request', { message: 'an SVG, not a picture' });
-        return image.bytes;
-      }
-      const image = await checkImageBytes(Buffer.from(picture.b64, 'base64'), 'the picture');
+      const image =
+        picture.url !== undefined
+          ? await this.services.media.loadServerImage(picture.url, host, 'the picture URL', signal)
+          : await checkImageBytes(Buffer.from(picture.b64, 'base64'), 'the picture');
       if (image.format === 'svg') throw new ApiError('invalid_request', { message: 'an SVG, not a picture' });
       return image.bytes;
     } catch (error) {

@@ -1,10 +1,9 @@
 import type { ReasoningEffort } from '../../contract/common.ts';
 import { plainBackground } from './background.ts';
+import { tracerRoot } from './frame.ts';
 import type { RgbaImage } from './pixels.ts';
 import { traceImage } from './tracer.ts';
 
-/** The root the tracer writes (tracer.ts writeSvg): its viewBox starts at 0 0. */
-const ROOT = /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 ([\d.]+) ([\d.]+)" width="(\d+)" height="(\d+)">/;
 const PATH_DATA = /<path d="([^"]*)"/g;
 
 /**
@@ -30,15 +29,13 @@ function inkOf({ width, height }: RgbaImage, background: Uint8Array): RgbaImage 
 
 /** The picture's trace inside a clipPath made of the silhouette's paths (scaled from its viewBox to the picture's). */
 function clipTo(picture: string, silhouette: string): string {
-  const root = ROOT.exec(picture);
-  const outline = ROOT.exec(silhouette);
-  if (!root || !outline) throw new Error('the tracer wrote a root it does not write');
-  const sx = Number(root[1]) / Number(outline[1]);
-  const sy = Number(root[2]) / Number(outline[2]);
+  const root = tracerRoot(picture);
+  const outline = tracerRoot(silhouette);
+  const sx = root.width / outline.width;
+  const sy = root.height / outline.height;
   const scale = sx === 1 && sy === 1 ? '' : ` transform="scale(${round(sx)}${sx === sy ? '' : ` ${round(sy)}`})"`;
   const paths = [...silhouette.matchAll(PATH_DATA)].map((match) => `<path${scale} d="${match[1]}"/>`).join('');
-  const body = picture.slice(root[0].length, -'</svg>'.length);
-  return `${root[0]}<clipPath id="cut">${paths}</clipPath><g clip-path="url(#cut)">${body}</g></svg>`;
+  return `${root.tag}<clipPath id="cut">${paths}</clipPath><g clip-path="url(#cut)">${root.body}</g></svg>`;
 }
 
 const round = (value: number) => String(Number(value.toFixed(6)));
