@@ -48,6 +48,8 @@ function routedEntry(options: ServerOptions) {
 export interface InkwellProcess {
   url: string;
   liveKey: string;
+  /** The organization admin key (the balance). */
+  adminKey: string;
   pid: number;
   dataDir: string;
   /** SIGTERM (in-flight requests finish, workers stop, a --cpu-prof profile is written), then SIGKILL what is left. */
@@ -101,7 +103,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
     detached: true,
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const server: InkwellProcess = { url: '', liveKey: '', pid: child.pid!, dataDir, stop: () => stop() };
+  const server: InkwellProcess = { url: '', liveKey: '', adminKey: '', pid: child.pid!, dataDir, stop: () => stop() };
   live.add(server);
   const cmdline = (pid: number) => {
     try {
@@ -143,13 +145,14 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
   };
   try {
     const lines = createInterface({ input: child.stdout! });
-    const first = await new Promise<{ url: string; liveKey: string }>((resolve, reject) => {
+    const first = await new Promise<{ url: string; liveKey: string; adminKey: string }>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`inkwell serve exited (${code}) before printing its first-start line`)));
       lines.on('line', (line) => {
         if (!line.startsWith('{')) return;
         const parsed = JSON.parse(line);
         if (parsed.event !== 'first_start') return;
-        resolve({ url: parsed.url, liveKey: parsed.keys.find((k: { environment: string }) => k.environment === 'live').secret });
+        const secret = (pick: (k: { kind: string; environment: string }) => boolean) => parsed.keys.find(pick).secret;
+        resolve({ url: parsed.url, liveKey: secret((k) => k.environment === 'live'), adminKey: secret((k) => k.kind === 'admin') });
       });
     });
     Object.assign(server, first);

@@ -1,16 +1,19 @@
 /**
  * The load of the many-streams benchmark, as a process of its own: `STREAMS` streamed generations
- * opened over `RAMP_MS`, each read to its end (events counted as they are parsed).
+ * opened over `RAMP_MS`, each on a connection of its own and read to its end (events counted as
+ * they are parsed). With `CONNECTIONS`, a closed loop instead, as autocannon runs: that many
+ * kept-alive connections, each starting its next stream when the last ended, `STREAMS` in all.
  * Prints one JSON line per second while it runs ({"open":…}), then the result.
- * Usage: node --import tsx bench/streams/clients.ts URL KEY MODEL STREAMS RAMP_MS
+ * Usage: node --import tsx bench/streams/clients.ts URL KEY MODEL STREAMS RAMP_MS [CONNECTIONS]
  */
 import { Agent, request } from 'node:http';
 import { createParser } from 'eventsource-parser';
 
-const [url, key, model, streamsArg, rampArg] = process.argv.slice(2) as [string, string, string, string, string];
+const [url, key, model, streamsArg, rampArg, connectionsArg] = process.argv.slice(2) as [string, string, string, string, string, string | undefined];
 const streams = Number(streamsArg);
 const rampMs = Number(rampArg);
-const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+const connections = connectionsArg === undefined ? undefined : Number(connectionsArg);
+const agent = connections === undefined ? new Agent({ keepAlive: false, maxSockets: Infinity }) : new Agent({ keepAlive: true, maxSockets: connections });
 const target = new URL(url);
 
 interface Outcome {
@@ -54,16 +57,38 @@ function generate(): Promise<Outcome> {
 }
 
 let open = 0;
-const outcomes: Promise<Outcome>[] = [];
 const ticker = setInterval(() => console.log(JSON.stringify({ open })), 1000);
 const started = performance.now();
-for (let i = 0; i < streams; i++) {
-  const due = (i * rampMs) / streams - (performance.now() - started);
-  if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
-  open++;
-  outcomes.push(generate().finally(() => open--));
+
+/** `streams` streams opened evenly over the ramp, each on a new connection. */
+async function ramp(): Promise<Outcome[]> {
+  const outcomes: Promise<Outcome>[] = [];
+  for (let i = 0; i < streams; i++) {
+    const due = (i * rampMs) / streams - (performance.now() - started);
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    open++;
+    outcomes.push(generate().finally(() => open--));
+  }
+  return Promise.all(outcomes);
 }
-const results = await Promise.all(outcomes);
+
+/** `streams` streams over `count` kept-alive connections, each connection's one after another. */
+async function closedLoop(count: number): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  let begun = 0;
+  const worker = async () => {
+    while (begun < streams) {
+      begun++;
+      open++;
+      outcomes.push(await generate());
+      open--;
+    }
+  };
+  await Promise.all(Array.from({ length: count }, worker));
+  return outcomes;
+}
+
+const results = connections === undefined ? await ramp() : await closedLoop(connections);
 clearInterval(ticker);
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const pick = (values: number[], q: number) => sorted(values)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
@@ -78,5 +103,8 @@ console.log(
     drafts_per_stream: results.reduce((sum, r) => sum + r.drafts, 0) / results.length,
     stream_ms_p50: pick(results.map((r) => r.ms), 0.5),
     stream_ms_max: pick(results.map((r) => r.ms), 1),
+    // This process's own CPU over its life, so the report shows whether the load kept up.
+    cpu_ms: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    wall_ms: performance.now() - started,
   }),
 );

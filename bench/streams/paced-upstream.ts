@@ -3,7 +3,8 @@
  * gateway benchmark's 2 KB SVG (bench/gateway/svg.ts) a token at a time — `CHARS` characters a
  * chunk, `RATE` chunks a second, as a model server streams — and then its usage and [DONE]. One
  * timer drives every stream (a tick every 1000/RATE ms writes each open stream's next chunk), so
- * thousands of streams cost the upstream one timer, not thousands.
+ * thousands of streams cost the upstream one timer, not thousands. At `RATE` 0 every chunk is written
+ * at once, one write each (as bench/side-by-side's upstream does): the unpaced answer.
  * Usage: node --import tsx bench/streams/paced-upstream.ts RATE CHARS   (prints its URL on stdout)
  */
 import { createServer, type ServerResponse } from 'node:http';
@@ -24,20 +25,26 @@ interface Open {
 const open = new Set<Open>();
 const frame = (model: string, payload: object) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, ...payload })}\n\n`;
 
-setInterval(() => {
-  for (const stream of open) {
-    const { res, model } = stream;
-    if (stream.next < pieces.length) {
-      const i = stream.next++;
-      res.write(frame(model, { choices: [{ index: 0, delta: { ...(i === 0 ? { role: 'assistant' } : {}), content: pieces[i] }, finish_reason: null }] }));
-      continue;
-    }
-    open.delete(stream);
-    res.write(frame(model, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
-    if (stream.usage) res.write(frame(model, { choices: [], usage: USAGE }));
-    res.end('data: [DONE]\n\n');
+/** Writes the stream's next chunk, or its end; false once it ended. */
+function writeNext(stream: Open): boolean {
+  const { res, model } = stream;
+  if (stream.next < pieces.length) {
+    const i = stream.next++;
+    res.write(frame(model, { choices: [{ index: 0, delta: { ...(i === 0 ? { role: 'assistant' } : {}), content: pieces[i] }, finish_reason: null }] }));
+    return true;
   }
-}, 1000 / rate);
+  open.delete(stream);
+  res.write(frame(model, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
+  if (stream.usage) res.write(frame(model, { choices: [], usage: USAGE }));
+  res.end('data: [DONE]\n\n');
+  return false;
+}
+
+if (rate > 0) {
+  setInterval(() => {
+    for (const stream of open) writeNext(stream);
+  }, 1000 / rate);
+}
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -46,6 +53,10 @@ const server = createServer((req, res) => {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; stream_options?: { include_usage?: boolean } };
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const stream: Open = { res, next: 0, model: body.model, usage: Boolean(body.stream_options?.include_usage) };
+    if (rate === 0) {
+      while (writeNext(stream));
+      return;
+    }
     open.add(stream);
     res.once('close', () => open.delete(stream));
   });

@@ -331,8 +331,28 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   private notify(): void {
     const wake = this.wake;
     this.wake = undefined;
-    wake?.();
+    if (wake) wakeThisTurn(wake);
   }
+}
+
+/** Callers with news, woken together at this turn's check phase (see wakeThisTurn). */
+let due: (() => void)[] = [];
+
+const wakeDue = () => {
+  const now = due;
+  due = [];
+  for (const wake of now) wake();
+};
+
+/**
+ * Wakes a caller once the I/O of this turn has been read, with every other caller that has news:
+ * a socket read then costs only its framing, and the answers that arrived in one turn are read
+ * back to back (their code and data warm, under one turn budget) instead of one by one between
+ * reads, each after the kernel and other streams have gone through the caches. Thousands of
+ * streams a token at a time cost half as much so.
+ */
+function wakeThisTurn(wake: () => void): void {
+  if (due.push(wake) === 1) setImmediate(wakeDue);
 }
 
 /** What an unreadable answer was, for the log: its content type, size and first bytes (quoted, so control characters stay visible). */
