@@ -45,6 +45,10 @@ const { values: flags } = parseArgs({
   },
 });
 const streams = Number(flags.streams);
+if (!['inkwell', 'floor', 'floor-parse'].includes(flags.server!)) {
+  console.error('--server is inkwell, floor or floor-parse');
+  process.exit(2);
+}
 const HERE = import.meta.dirname;
 const PROFILE_DIR = mkdtempSync(join(tmpdir(), 'inkwell-streams-profile-'));
 
