@@ -348,8 +348,8 @@ const wakeDue = () => {
  * Wakes a caller once the I/O of this turn has been read, with every other caller that has news:
  * a socket read then costs only its framing, and the answers that arrived in one turn are read
  * back to back (their code and data warm, under one turn budget) instead of one by one between
- * reads, each after the kernel and other streams have gone through the caches. Thousands of
- * streams a token at a time cost half as much so.
+ * reads. Thousands of streams a token at a time cost about a tenth less CPU per token so
+ * (bench/README.md, *Many open streams*).
  */
 function wakeThisTurn(wake: () => void): void {
   if (due.push(wake) === 1) setImmediate(wakeDue);
