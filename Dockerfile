@@ -49,7 +49,8 @@ USER node
 VOLUME ["/data"]
 EXPOSE 8080
 # Liveness only; orchestrators that route traffic should also watch GET /readyz (database, Redis).
+# On the metrics port when one is set: a busy API port's accept queue cannot delay it there.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.INKWELL_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "const e=process.env,m=Number(e.INKWELL_METRICS_PORT);fetch('http://127.0.0.1:'+(m>0?m:(e.INKWELL_PORT||8080))+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["inkwell", "serve"]

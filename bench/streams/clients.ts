@@ -20,6 +20,8 @@ interface Outcome {
   ok: boolean;
   drafts: number;
   ms: number;
+  /** Until the response's headers: the wait to be accepted and admitted, before the first event. */
+  waitMs: number;
   detail?: string;
 }
 
@@ -30,6 +32,7 @@ function generate(): Promise<Outcome> {
     const req = request(
       { host: target.hostname, port: target.port, path: '/v1/svgs/generations', method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
       (res) => {
+        const waitMs = performance.now() - started;
         let drafts = 0;
         let content = false;
         let done = false;
@@ -46,12 +49,12 @@ function generate(): Promise<Outcome> {
         res.on('data', (text: string) => parser.feed(text));
         res.on('end', () => {
           const ok = res.statusCode === 200 && content && done && !error;
-          resolve({ ok, drafts, ms: performance.now() - started, ...(ok ? {} : { detail: error ?? `status ${res.statusCode}, content ${content}, done ${done}` }) });
+          resolve({ ok, drafts, ms: performance.now() - started, waitMs, ...(ok ? {} : { detail: error ?? `status ${res.statusCode}, content ${content}, done ${done}` }) });
         });
-        res.on('error', (e) => resolve({ ok: false, drafts, ms: performance.now() - started, detail: e.message }));
+        res.on('error', (e) => resolve({ ok: false, drafts, ms: performance.now() - started, waitMs, detail: e.message }));
       },
     );
-    req.on('error', (e) => resolve({ ok: false, drafts: 0, ms: performance.now() - started, detail: e.message }));
+    req.on('error', (e) => resolve({ ok: false, drafts: 0, ms: performance.now() - started, waitMs: performance.now() - started, detail: e.message }));
     req.end(body);
   });
 }
@@ -103,6 +106,10 @@ console.log(
     drafts_per_stream: results.reduce((sum, r) => sum + r.drafts, 0) / results.length,
     stream_ms_p50: pick(results.map((r) => r.ms), 0.5),
     stream_ms_max: pick(results.map((r) => r.ms), 1),
+    wait_ms_p50: pick(results.map((r) => r.waitMs), 0.5),
+    wait_ms_p99: pick(results.map((r) => r.waitMs), 0.99),
+    // From the headers to the end: the pace the server kept once it had taken the stream.
+    streaming_ms_p50: pick(results.map((r) => r.ms - r.waitMs), 0.5),
     // This process's own CPU over its life, so the report shows whether the load kept up.
     cpu_ms: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     wall_ms: performance.now() - started,

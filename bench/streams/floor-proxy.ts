@@ -6,7 +6,8 @@
  * `[DONE]`. With `parse`, every upstream event also goes through eventsource-parser and
  * JSON.parse (the reading no gateway can skip); without it, the bytes are only searched for the end.
  * Prints its URL and its metrics port on stdout; GET /metrics on that port gives the event-loop
- * delay since the last read, in prom-client's names, as Inkwell's metrics listener does.
+ * delay since the last read, in prom-client's names, as Inkwell's metrics listener does, and
+ * GET /healthz there answers as Inkwell's does.
  * Usage: node --import tsx bench/streams/floor-proxy.ts UPSTREAM_URL [parse]
  */
 import { createServer } from 'node:http';
@@ -51,6 +52,7 @@ const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders(); // at once, as Inkwell's streams: the load's wait ends with them
     relay(JSON.stringify({ model: 'bench', stream: true, stream_options: { include_usage: true }, messages: [] }), (ok) => {
       res.end(ok ? 'event: content\ndata: {}\n\ndata: [DONE]\n\n' : 'event: error\ndata: {}\n\n');
     });
@@ -60,7 +62,8 @@ server.maxConnections = 100_000;
 
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
-const metrics = createServer((_req, res) => {
+const metrics = createServer((req, res) => {
+  if (req.url === '/healthz') return void res.end('ok'); // liveness on this port too, as Inkwell's; it leaves the figures alone
   res.end(`nodejs_eventloop_lag_p99_seconds ${delay.percentile(99) / 1e9}\nnodejs_eventloop_lag_max_seconds ${delay.max / 1e9}\n`);
   delay.reset();
 });

@@ -6,26 +6,35 @@
  * and the load (bench/streams/paced-upstream.ts and clients.ts, both `taskset -c 1`).
  *
  * Reports whether every stream completed (a 200 with its content event and [DONE]), the drafts a
- * stream got, the server's memory per open stream (its RSS growth from before the load to the
- * most it held, over the most streams open at once), its event-loop delay while they were open
+ * stream got, the most streams the clients had open at once and the most the server really carried
+ * (the upstream's answers in progress: the rest wait in the kernel's accept queue, whose longest
+ * length is reported too), the server's memory per carried stream (its RSS growth from before the
+ * load to when it carried the most, over those streams; its RSS peak over the whole run beside it, which
+ * may come later, as the streams end together), its event-loop delay while they were open
  * (prom-client's monitorEventLoopDelay, read from the metrics listener: p99 and max over the
- * window), /healthz latency as a new client sees it (asked from this process every 100 ms), and the
+ * window), /healthz latency as a new client sees it on the API port and on the metrics port (each
+ * asked from this process every 100 ms), and the
  * server's CPU per stream and per chunk (user and kernel), the share of a core each process used, and
  * the ledger reconciled (credits charged against streams completed).
  * `--server=floor|floor-parse` runs floor-proxy.ts in Inkwell's place (the least a Node process does per
  * stream); `--rate=0 --connections=N` is the unpaced harness (every chunk at once, a closed loop).
- * Usage: node --import tsx bench/streams/run.ts [--streams=N] [--rate=N] [--chars=N] [--ramp-ms=N]
+ * `--heap-snapshot` adds a diagnosis (not a figure): the server's heap once every stream is open, by
+ * constructor per stream carried; `--node-flags` runs the server with V8 settings to compare.
+ * Streams arrive in model-server batches of `--batch` (default 256; 0: one batch), each batch's
+ * chunks together and the batches out of phase (paced-upstream.ts).
+ * Usage: node --import tsx bench/streams/run.ts [--streams=N] [--rate=N] [--chars=N] [--ramp-ms=N] [--batch=N]
  *          [--connections=N] [--server=inkwell|floor|floor-parse] [--bin=DIR/bin/inkwell.js] [--profile]
+ *          [--heap-snapshot] [--node-flags="--max-semi-space-size=64"]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
-import { sampleCpu } from '../gateway/proc.ts';
+import { parseArgs, promisify } from 'node:util';
+import { pinSelf, sampleCpu } from '../gateway/proc.ts';
 import { nowMicros, selfTimes } from '../gateway/profile.ts';
 import { startInkwell, stopAll, type InkwellProcess } from '../gateway/server.ts';
 
@@ -35,6 +44,8 @@ const { values: flags } = parseArgs({
     rate: { type: 'string', default: '30' },
     chars: { type: 'string', default: '4' },
     'ramp-ms': { type: 'string', default: '8000' },
+    // Streams per model-server batch, whose chunks arrive together (paced-upstream.ts); 0: all in one.
+    batch: { type: 'string', default: '256' },
     // A closed loop on this many kept-alive connections instead of a ramp (the unpaced harness, with --rate=0).
     connections: { type: 'string' },
     bin: { type: 'string' },
@@ -42,6 +53,10 @@ const { values: flags } = parseArgs({
     server: { type: 'string', default: 'inkwell' },
     // The server under --cpu-prof: self time per function and file over the load (bench/gateway/profile.ts).
     profile: { type: 'boolean', default: false },
+    // A heap snapshot of the server once every stream is open, summarized by constructor (slow: a diagnosis, not a figure).
+    'heap-snapshot': { type: 'boolean', default: false },
+    // Node flags for the server, space-separated (e.g. "--max-semi-space-size=64"): V8's memory settings, compared.
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const streams = Number(flags.streams);
@@ -50,6 +65,9 @@ if (!['inkwell', 'floor', 'floor-parse'].includes(flags.server!)) {
   process.exit(2);
 }
 const HERE = import.meta.dirname;
+const execFileAsync = promisify(execFile);
+// This process (the probes, the samplers) stays off the server's core, with the upstream and the load.
+pinSelf(1);
 const PROFILE_DIR = mkdtempSync(join(tmpdir(), 'inkwell-streams-profile-'));
 
 /** A child process (on core 1 unless told) whose first stdout line is JSON; later lines go to `onLine`. */
@@ -86,6 +104,56 @@ function userSystemMs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
   const ticks = 100; // USER_HZ on Linux
   return { user: (Number(fields[11]) * 1000) / ticks, system: (Number(fields[12]) * 1000) / ticks };
+}
+
+/**
+ * The connections waiting in the kernel's accept queue of the listener on this port (a LISTEN
+ * socket's Recv-Q, from `ss`, which the kernel filters: /proc/net/tcp would list every one of the
+ * run's sockets each time): Node takes one per event-loop turn, so under load they pile up.
+ */
+async function acceptQueue(port: number): Promise<number> {
+  const { stdout } = await execFileAsync('ss', ['-Hltn', `sport = :${port}`]).catch(() => ({ stdout: '' }));
+  return Number(stdout.trim().split(/\s+/)[1] ?? 0);
+}
+
+/** The most of `sample()` every 250 ms until stopped. */
+function most(sample: () => number | Promise<number>): { stop(): Promise<number> } {
+  let value = 0;
+  const take = async () => (value = Math.max(value, await sample()));
+  void take();
+  const timer = setInterval(() => void take(), 250);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await take();
+      return value;
+    },
+  };
+}
+
+/**
+ * The server's RSS at the moment it carried the most streams (the upstream's answers in progress,
+ * asked every 250 ms): what carrying them costs, apart from the work of their start and end.
+ */
+function rssWhileCarrying(pid: number, upstreamUrl: string): { stop(): { streams: number; kb: number } } {
+  let best = { streams: 0, kb: 0 };
+  const timer = setInterval(() => {
+    void upstreamStats(upstreamUrl).then(({ serving }) => {
+      if (serving >= best.streams) best = { streams: serving, kb: Math.max(serving === best.streams ? best.kb : 0, rssKb(pid)) };
+    });
+  }, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return best;
+    },
+  };
+}
+
+/** The paced upstream's count of answers in progress (`reset`: the most is counted from now). */
+async function upstreamStats(upstreamUrl: string, reset = false): Promise<{ serving: number; most_serving: number }> {
+  const response = await fetch(new URL(`/stats${reset ? '?reset' : ''}`, upstreamUrl));
+  return (await response.json()) as { serving: number; most_serving: number };
 }
 
 const rssKb = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -155,7 +223,11 @@ async function startServer(upstreamUrl: string): Promise<Server> {
     pacedUrl: '',
     maxConcurrency: streams,
     ...(flags.bin ? { bin: flags.bin } : {}),
-    ...(flags.profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+    nodeFlags: [
+      ...flags['node-flags']!.split(' ').filter(Boolean),
+      ...(flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      ...(flags['heap-snapshot'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${PROFILE_DIR}`] : []),
+    ],
     config: { metrics: { port: metricsPort, host: '127.0.0.1' }, server: { request_timeout_ms: 0 } },
     models: [
       {
@@ -179,8 +251,48 @@ async function startFloor(upstreamUrl: string): Promise<Server> {
   return { pid: started.process.pid!, url: String(started.first.url), liveKey: 'none', metricsPort: Number(started.first.metricsPort) };
 }
 
+/** The server's memory as its own metrics give it (V8's heap in use and reserved, memory outside it, RSS), MB. */
+async function memoryBreakdown(metricsPort: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const mb = (name: string) => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1048576).toFixed(0);
+  return `memory before the snapshot: rss ${mb('process_resident_memory_bytes')} MB, V8 heap used ${mb('nodejs_heap_size_used_bytes')} of ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+}
+
+/**
+ * The heap snapshot's self sizes by node type and name (an object's constructor), largest first,
+ * per stream carried: what each stream keeps.
+ */
+function summarizeHeap(file: string, streamsCarried: number): void {
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+    strings: string[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
+  const types = snapshot.snapshot.meta.node_types[0];
+  const totals = new Map<string, { bytes: number; count: number }>();
+  let all = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt]!]!;
+    const named = type === 'object' || type === 'native' || type === 'closure';
+    const key = named ? `${type} ${snapshot.strings[snapshot.nodes[i + nameAt]!]}` : type;
+    const size = snapshot.nodes[i + sizeAt]!;
+    const entry = totals.get(key) ?? { bytes: 0, count: 0 };
+    entry.bytes += size;
+    entry.count++;
+    totals.set(key, entry);
+    all += size;
+  }
+  const per = Math.max(1, streamsCarried);
+  console.log(`heap snapshot: ${(all / 1048576).toFixed(0)} MB live with ${streamsCarried} streams carried; per stream, by type and constructor:`);
+  for (const [key, { bytes, count }] of [...totals].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 30)) {
+    console.log(`  ${(bytes / per / 1024).toFixed(1).padStart(7)} KB ${(count / per).toFixed(1).padStart(7)} ×  ${key}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const upstream = await child('paced-upstream.ts', [flags.rate!, flags.chars!]);
+  const upstream = await child('paced-upstream.ts', [flags.rate!, flags.chars!, flags.batch!]);
   let server: Server | undefined;
   try {
     server = flags.server === 'inkwell' ? await startServer(String(upstream.first.url)) : await startFloor(String(upstream.first.url));
@@ -195,18 +307,25 @@ async function main(): Promise<void> {
     const wallBefore = performance.now();
     const windowStart = nowMicros();
     let maxOpen = 0;
-    let peakKb = baselineKb;
+    let snapshotAsked = false;
+    let memoryLine = '';
+    await upstreamStats(String(upstream.first.url), true);
+    const peakRss = most(() => rssKb(pid));
+    const carrying = rssWhileCarrying(pid, String(upstream.first.url));
+    const queued = most(() => acceptQueue(Number(new URL(server!.url).port)));
     let lagWindow: Promise<{ p99: number; max: number }> | undefined;
     let result: Record<string, unknown> | undefined;
     await eventLoopLag(metricsPort); // resets the histogram: the window starts here
     const health = probeHealth(server.url);
+    const opsHealth = probeHealth(`http://127.0.0.1:${metricsPort}`);
     const load = await child('clients.ts', [server.url, server.liveKey, 'up-paced', String(streams), flags['ramp-ms']!, ...(flags.connections ? [flags.connections] : [])], (line) => {
       if (line.result) result = line;
       else if (typeof line.open === 'number') {
-        const rss = rssKb(pid);
-        if (line.open >= maxOpen) {
-          maxOpen = line.open;
-          peakKb = Math.max(peakKb, rss);
+        maxOpen = Math.max(maxOpen, line.open);
+        if (flags['heap-snapshot'] && line.open === streams && !snapshotAsked) {
+          snapshotAsked = true;
+          // Once the last streams are past their start: where the memory is (before the snapshot's collection), then the snapshot.
+          setTimeout(() => void memoryBreakdown(metricsPort).then((line) => (memoryLine = line)).finally(() => process.kill(pid, 'SIGUSR2')), 2000);
         }
         // The window of the event-loop figures ends once most streams are done.
         if (maxOpen === streams && line.open < streams / 10) lagWindow ??= eventLoopLag(metricsPort);
@@ -214,6 +333,11 @@ async function main(): Promise<void> {
     });
     await load.done;
     const healthz = await health.stop();
+    const opsHealthz = await opsHealth.stop();
+    const peakKb = await peakRss.stop();
+    const atMost = carrying.stop();
+    const acceptQueueMax = await queued.stop();
+    const carried = (await upstreamStats(String(upstream.first.url))).most_serving;
     const lag = await (lagWindow ?? eventLoopLag(metricsPort));
     const creditsAfter = await balanceOf(server);
     const cpuAfter = sampleCpu(pid);
@@ -230,21 +354,36 @@ async function main(): Promise<void> {
       for (const f of functions.slice(0, 30)) console.log(`  ${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
       for (const f of byFile.slice(0, 15)) console.log(`  ${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
     }
+    if (flags['heap-snapshot']) {
+      const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.heapsnapshot'));
+      console.log(memoryLine);
+      if (file) summarizeHeap(join(PROFILE_DIR, file), carried);
+    }
     const report = {
       streams,
+      ...(flags['node-flags'] ? { node_flags: flags['node-flags'] } : {}),
       rate_per_s: Number(flags.rate),
+      batch: Number(flags.batch) || 'all',
       chunks_per_stream: upstream.first.chunks,
       completed: result.completed,
       failed: result.failed,
       failures: result.failures,
       most_open_at_once: maxOpen,
+      // What the server carried at once (the upstream's answers in progress); the rest waited to be accepted.
+      most_carried_at_once: carried,
+      accept_queue_max: acceptQueueMax,
       // Every completed stream is billed its one credit, and nothing else is: the ledger, reconciled.
       ...(creditsBefore === undefined ? {} : { credits_charged: creditsBefore - creditsAfter!, credits_expected: result.completed }),
       drafts_per_stream: Number(result.drafts_per_stream).toFixed(1),
       stream_s_p50: (Number(result.stream_ms_p50) / 1000).toFixed(1),
+      // A stream's wait for its headers (accepted, authenticated, reserved) and its time from them to the end.
+      wait_s_p50: (Number(result.wait_ms_p50) / 1000).toFixed(2),
+      wait_s_p99: (Number(result.wait_ms_p99) / 1000).toFixed(2),
+      streaming_s_p50: (Number(result.streaming_ms_p50) / 1000).toFixed(1),
       rss_baseline_mb: (baselineKb / 1024).toFixed(0),
       rss_peak_mb: (peakKb / 1024).toFixed(0),
-      kb_per_open_stream: ((peakKb - baselineKb) / Math.max(1, maxOpen)).toFixed(1),
+      rss_carrying_most_mb: (atMost.kb / 1024).toFixed(0),
+      kb_per_carried_stream: ((atMost.kb - baselineKb) / Math.max(1, atMost.streams)).toFixed(1),
       event_loop_p99_ms: lag.p99.toFixed(1),
       event_loop_max_ms: lag.max.toFixed(1),
       // The histogram records the time between its timer's runs, the sampling interval included: the delay is what exceeds it.
@@ -253,6 +392,8 @@ async function main(): Promise<void> {
       healthz_ms_p50: quantile(healthz, 0.5).toFixed(1),
       healthz_ms_p99: quantile(healthz, 0.99).toFixed(1),
       healthz_ms_max: quantile(healthz, 1).toFixed(1),
+      metrics_port_healthz_ms_p99: quantile(opsHealthz, 0.99).toFixed(1),
+      metrics_port_healthz_ms_max: quantile(opsHealthz, 1).toFixed(1),
       server_cpu_ms_per_stream: ((cpuAfter.serverMs - cpuBefore.serverMs) / streams).toFixed(2),
       of_which_kernel_ms_per_stream: ((splitAfter.system - splitBefore.system) / streams).toFixed(2),
       // Core 1 holds the upstream and the load: together near 1.0, they (not the server) set the pace.

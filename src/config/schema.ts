@@ -161,7 +161,7 @@ export const ConfigSchema = Type.Object(
           Type.Integer({
             minimum: 0,
             maximum: 65535,
-            description: 'Serve Prometheus metrics at GET /metrics on this port, apart from the API (0 picks a free one); unset, no metrics are served.',
+            description: 'Serve Prometheus metrics at GET /metrics, and liveness at GET /healthz, on this port, apart from the API (0 picks a free one); unset, no metrics are served.',
           }),
         ),
         host: Type.Optional(Type.String({ minLength: 1, description: 'Address of the metrics listener; unset, the API\'s server.host.' })),

@@ -204,7 +204,7 @@ export const SETTINGS: Setting[] = ([
     env: 'INKWELL_METRICS_PORT',
     flag: '--metrics-port',
     argument: '<port>',
-    description: 'Serve Prometheus metrics at GET /metrics on this port, never on the API port (default: off; 0 picks a free one).',
+    description: 'Serve Prometheus metrics at GET /metrics (and liveness at GET /healthz) on this port, never on the API port (default: off; 0 picks a free one).',
     parse: integer,
   },
   {

@@ -8,21 +8,31 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
+/** The API port's `/healthz` answer, byte for byte. */
+const LIVE = '{"status":"ok"}';
+
 /**
  * Serves `GET /metrics` on a port of its own, apart from the API: a proxy that publishes the
  * API port never publishes the metrics, and a scrape never competes with the API's limits. Beside
  * it, `GET /upstreams` answers the model servers' state now as JSON (for `inkwell models
- * upstreams`): names and states an operator reads, kept off the API port like the metrics.
+ * upstreams`): names and states an operator reads, kept off the API port like the metrics. And
+ * `GET /healthz` (liveness): Node takes one new connection per listening socket per event-loop
+ * turn, so while the API port's accept queue holds thousands of new streams, a probe there waits
+ * behind all of them (seconds); on this socket it waits one turn. A busy process is not a dead one.
  */
 export async function listenForScrapes(metrics: Metrics, host: string, port: number): Promise<MetricsListener> {
   const server = createServer((request, response) => {
     const path = request.url?.split('?', 1)[0];
-    if (path !== '/metrics' && path !== '/upstreams') {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics.\n');
+    if (path !== '/metrics' && path !== '/upstreams' && path !== '/healthz') {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics, liveness at /healthz.\n');
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method not allowed.\n');
+      return;
+    }
+    if (path === '/healthz') {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(request.method === 'HEAD' ? undefined : LIVE);
       return;
     }
     if (path === '/upstreams') {

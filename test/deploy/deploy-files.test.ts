@@ -91,7 +91,7 @@ function healthScript(command: string[]): string {
  * to the script as INKWELL_PORT, or written into it by `script`); resolves with its exit code and
  * the path it asked for.
  */
-async function probe(script: (port: number) => string, status: number): Promise<{ code: number; path?: string }> {
+async function probe(script: (port: number) => string, status: number, env: (port: number) => Record<string, string> = (port) => ({ INKWELL_PORT: String(port) })): Promise<{ code: number; path?: string }> {
   let path: string | undefined;
   const server = createServer((request, response) => {
     path = request.url;
@@ -100,7 +100,8 @@ async function probe(script: (port: number) => string, status: number): Promise<
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   try {
-    await run(process.execPath, ['-e', script(port)], { env: { ...process.env, INKWELL_PORT: String(port) }, timeout: 10_000 });
+    const { INKWELL_PORT: _port, INKWELL_METRICS_PORT: _metrics, ...rest } = process.env;
+    await run(process.execPath, ['-e', script(port)], { env: { ...rest, ...env(port) }, timeout: 10_000 });
     return { code: 0, path };
   } catch (error) {
     return { code: (error as { code: number }).code, path };
@@ -227,6 +228,17 @@ describe('the Dockerfile', () => {
     const script = healthScript(['CMD', ...(JSON.parse(command) as string[])]);
     assert.deepEqual(await probe(() => script, 200), { code: 0, path: '/healthz' });
     assert.deepEqual(await probe(() => script, 503), { code: 1, path: '/healthz' });
+  });
+
+  it('asks the metrics port instead when INKWELL_METRICS_PORT names one (its own accept queue)', async () => {
+    const [, command] = /^(?:--\S+ )*CMD (\[.*\])$/.exec(one('HEALTHCHECK').args) ?? [];
+    const script = healthScript(['CMD', ...(JSON.parse(command!) as string[])]);
+    // The API port (1, where nothing listens) is not asked: the metrics port answers.
+    const onMetrics = (port: number) => ({ INKWELL_PORT: '1', INKWELL_METRICS_PORT: String(port) });
+    assert.deepEqual(await probe(() => script, 200, onMetrics), { code: 0, path: '/healthz' });
+    assert.deepEqual(await probe(() => script, 503, onMetrics), { code: 1, path: '/healthz' });
+    // 0 (a free port picked at start) cannot be known from outside: the API port is asked.
+    assert.deepEqual(await probe(() => script, 200, (port) => ({ INKWELL_PORT: String(port), INKWELL_METRICS_PORT: '0' })), { code: 0, path: '/healthz' });
   });
 });
 

@@ -105,6 +105,21 @@ describe('metrics on their own port (metrics.port)', () => {
     assert.equal((await h.request('GET', '/upstreams', { key: null })).status, 404);
   });
 
+  it('answers liveness at GET /healthz on the metrics port too, as the API port does', async () => {
+    const url = new URL('/healthz', h.server.metricsUrl);
+    const api = await h.request('GET', '/healthz', { key: null });
+    const own = await fetch(url);
+    assert.equal(own.status, 200);
+    assert.equal(own.headers.get('content-type'), api.headers.get('content-type'));
+    assert.equal(await own.text(), api.text);
+    assert.deepEqual(JSON.parse(api.text), { status: 'ok' });
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+    assert.equal((await fetch(url, { method: 'POST' })).status, 405);
+    assert.equal((await fetch(new URL('/readyz', h.server.metricsUrl))).status, 404, 'readiness stays on the API port');
+  });
+
   it('counts requests by route pattern and status, credits debited, limiter refusals and upstream calls', async () => {
     const unmatchedBefore = valueOf(await scrape(), 'inkwell_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }) ?? 0;
     const paid = await h.request('POST', GEN, { key: h.keys.live, body: { model: 'paid-fixed', prompt: 'a lighthouse', n: 2 } });
