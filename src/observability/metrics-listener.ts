@@ -32,7 +32,7 @@ export async function listenForScrapes(metrics: Metrics, host: string, port: num
       return;
     }
     if (path === '/healthz') {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(request.method === 'HEAD' ? undefined : LIVE);
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': LIVE.length }).end(request.method === 'HEAD' ? undefined : LIVE);
       return;
     }
     if (path === '/upstreams') {
