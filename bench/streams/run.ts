@@ -193,10 +193,37 @@ const LAG_SAMPLING_MS = 10;
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 
-async function eventLoopLag(metricsPort: number): Promise<{ p99: number; max: number }> {
+async function eventLoopLag(metricsPort: number): Promise<{ p99: number; max: number; gc: GcTotals }> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
-  return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') };
+  return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds'), gc: gcTotals(text) };
+}
+
+/** Garbage collections so far by kind (prom-client's nodejs_gc_duration_seconds): how many, ms in all, how many over 10 and 100 ms. */
+type GcTotals = Record<string, { count: number; ms: number; over10: number; over100: number }>;
+
+function gcTotals(text: string): GcTotals {
+  const totals: GcTotals = {};
+  for (const kind of ['major', 'minor', 'incremental']) {
+    const sample = (suffix: string, le?: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`nodejs_gc_duration_seconds_${suffix}{`) && l.includes(`kind="${kind}"`) && (le === undefined || l.includes(`le="${le}"`)));
+      return Number(line?.split(' ').at(-1) ?? NaN);
+    };
+    const count = sample('count');
+    if (Number.isNaN(count)) continue; // the floor's metrics have none
+    totals[kind] = { count, ms: sample('sum') * 1000, over10: count - sample('bucket', '0.01'), over100: count - sample('bucket', '0.1') };
+  }
+  return totals;
+}
+
+/** The collections between two readings, as `kind: count (ms in all; over 10 ms, over 100 ms)`. */
+function gcBetween(before: GcTotals, after: GcTotals): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(after).map(([kind, a]) => {
+      const b = before[kind] ?? { count: 0, ms: 0, over10: 0, over100: 0 };
+      return [kind, `${a.count - b.count} (${(a.ms - b.ms).toFixed(0)} ms; ${a.over10 - b.over10} over 10 ms, ${a.over100 - b.over100} over 100 ms)`];
+    }),
+  );
 }
 
 interface Server {
@@ -313,9 +340,9 @@ async function main(): Promise<void> {
     const peakRss = most(() => rssKb(pid));
     const carrying = rssWhileCarrying(pid, String(upstream.first.url));
     const queued = most(() => acceptQueue(Number(new URL(server!.url).port)));
-    let lagWindow: Promise<{ p99: number; max: number }> | undefined;
+    let lagWindow: ReturnType<typeof eventLoopLag> | undefined;
     let result: Record<string, unknown> | undefined;
-    await eventLoopLag(metricsPort); // resets the histogram: the window starts here
+    const gcBefore = (await eventLoopLag(metricsPort)).gc; // resets the delay histogram: the window starts here
     const health = probeHealth(server.url);
     const opsHealth = probeHealth(`http://127.0.0.1:${metricsPort}`);
     const load = await child('clients.ts', [server.url, server.liveKey, 'up-paced', String(streams), flags['ramp-ms']!, ...(flags.connections ? [flags.connections] : [])], (line) => {
@@ -389,6 +416,8 @@ async function main(): Promise<void> {
       // The histogram records the time between its timer's runs, the sampling interval included: the delay is what exceeds it.
       event_loop_delay_p99_ms: Math.max(0, lag.p99 - LAG_SAMPLING_MS).toFixed(1),
       event_loop_delay_max_ms: Math.max(0, lag.max - LAG_SAMPLING_MS).toFixed(1),
+      // Pauses of the server's garbage collector over the same window, by kind.
+      gc: gcBetween(gcBefore, lag.gc),
       healthz_ms_p50: quantile(healthz, 0.5).toFixed(1),
       healthz_ms_p99: quantile(healthz, 0.99).toFixed(1),
       healthz_ms_max: quantile(healthz, 1).toFixed(1),
