@@ -132,20 +132,24 @@ function most(sample: () => number | Promise<number>): { stop(): Promise<number>
 }
 
 /**
- * The server's RSS at the moment it carried the most streams (the upstream's answers in progress,
- * asked every 250 ms): what carrying them costs, apart from the work of their start and end.
+ * The server's RSS every 250 ms: its peak, and what it was when the server carried the most streams
+ * (the upstream's answers in progress): what carrying them costs, apart from the work of their start
+ * and end, which may come later as the streams end together.
  */
-function rssWhileCarrying(pid: number, upstreamUrl: string): { stop(): { streams: number; kb: number } } {
+function rssWhileCarrying(pid: number, upstreamUrl: string): { stop(): { streams: number; kb: number; peakKb: number } } {
   let best = { streams: 0, kb: 0 };
+  let peakKb = rssKb(pid);
   const timer = setInterval(() => {
     void upstreamStats(upstreamUrl).then(({ serving }) => {
-      if (serving >= best.streams) best = { streams: serving, kb: Math.max(serving === best.streams ? best.kb : 0, rssKb(pid)) };
+      const kb = rssKb(pid);
+      peakKb = Math.max(peakKb, kb);
+      if (serving >= best.streams) best = { streams: serving, kb: Math.max(serving === best.streams ? best.kb : 0, kb) };
     });
   }, 250);
   return {
     stop: () => {
       clearInterval(timer);
-      return best;
+      return { ...best, peakKb: Math.max(peakKb, rssKb(pid)) };
     },
   };
 }
@@ -193,7 +197,8 @@ const LAG_SAMPLING_MS = 10;
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 
-async function eventLoopLag(metricsPort: number): Promise<{ p99: number; max: number; gc: GcTotals }> {
+/** The server's event-loop delay since the last reading (p99, max, ms) and its garbage collections so far, from its metrics. */
+async function loopAndCollector(metricsPort: number): Promise<{ p99: number; max: number; gc: GcTotals }> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds'), gc: gcTotals(text) };
@@ -337,12 +342,11 @@ async function main(): Promise<void> {
     let snapshotAsked = false;
     let memoryLine = '';
     await upstreamStats(String(upstream.first.url), true);
-    const peakRss = most(() => rssKb(pid));
     const carrying = rssWhileCarrying(pid, String(upstream.first.url));
     const queued = most(() => acceptQueue(Number(new URL(server!.url).port)));
-    let lagWindow: ReturnType<typeof eventLoopLag> | undefined;
+    let lagWindow: ReturnType<typeof loopAndCollector> | undefined;
     let result: Record<string, unknown> | undefined;
-    const gcBefore = (await eventLoopLag(metricsPort)).gc; // resets the delay histogram: the window starts here
+    const gcBefore = (await loopAndCollector(metricsPort)).gc; // resets the delay histogram: the window starts here
     const health = probeHealth(server.url);
     const opsHealth = probeHealth(`http://127.0.0.1:${metricsPort}`);
     const load = await child('clients.ts', [server.url, server.liveKey, 'up-paced', String(streams), flags['ramp-ms']!, ...(flags.connections ? [flags.connections] : [])], (line) => {
@@ -355,17 +359,16 @@ async function main(): Promise<void> {
           setTimeout(() => void memoryBreakdown(metricsPort).then((line) => (memoryLine = line)).finally(() => process.kill(pid, 'SIGUSR2')), 2000);
         }
         // The window of the event-loop figures ends once most streams are done.
-        if (maxOpen === streams && line.open < streams / 10) lagWindow ??= eventLoopLag(metricsPort);
+        if (maxOpen === streams && line.open < streams / 10) lagWindow ??= loopAndCollector(metricsPort);
       }
     });
     await load.done;
     const healthz = await health.stop();
     const opsHealthz = await opsHealth.stop();
-    const peakKb = await peakRss.stop();
     const atMost = carrying.stop();
     const acceptQueueMax = await queued.stop();
     const carried = (await upstreamStats(String(upstream.first.url))).most_serving;
-    const lag = await (lagWindow ?? eventLoopLag(metricsPort));
+    const lag = await (lagWindow ?? loopAndCollector(metricsPort));
     const creditsAfter = await balanceOf(server);
     const cpuAfter = sampleCpu(pid);
     const splitAfter = userSystemMs(pid);
@@ -408,7 +411,7 @@ async function main(): Promise<void> {
       wait_s_p99: (Number(result.wait_ms_p99) / 1000).toFixed(2),
       streaming_s_p50: (Number(result.streaming_ms_p50) / 1000).toFixed(1),
       rss_baseline_mb: (baselineKb / 1024).toFixed(0),
-      rss_peak_mb: (peakKb / 1024).toFixed(0),
+      rss_peak_mb: (atMost.peakKb / 1024).toFixed(0),
       rss_carrying_most_mb: (atMost.kb / 1024).toFixed(0),
       kb_per_carried_stream: ((atMost.kb - baselineKb) / Math.max(1, atMost.streams)).toFixed(1),
       event_loop_p99_ms: lag.p99.toFixed(1),
