@@ -2,6 +2,7 @@ import { Pool } from 'undici';
 import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
 import { yieldIfBusy } from './turn-budget.ts';
 import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './reception.ts';
+import type { TextSlot } from './chunk-template.ts';
 
 /** Where and how to call one OpenAI-compatible server. */
 export interface UpstreamEndpoint {
@@ -128,9 +129,11 @@ const FRAME_ALLOWANCE_BYTES = 64 * 1024;
 /** A server that keeps the response open after [DONE] is cut off after this long. */
 const DRAIN_AFTER_DONE_MS = 100;
 
-const COMPLETIONS: Reader<CompletionDelta> = {
+/** How chat completions are read (exported for the chunk template's tests). */
+export const COMPLETIONS: Reader<CompletionDelta> = {
   json: completionOf,
   chunk: chunkDelta,
+  textSlot: streamedTextSlot,
   isToken: (delta) => Boolean(delta.content || delta.reasoning || delta.refusal || delta.toolCalls),
   meter: () => completionBytes,
 };
@@ -527,6 +530,22 @@ function chunkDelta(chunk: unknown): CompletionDelta {
   if (toolCalls) delta.toolCalls = toolCalls;
   if (typeof choice.finish_reason === 'string') delta.finishReason = choice.finish_reason;
   return delta;
+}
+
+/** The fields of a chunk's delta that carry the model's text, in the order chunkDelta prefers them. */
+const TEXT_FIELDS = ['content', 'reasoning_content', 'reasoning', 'refusal'];
+
+/** Where a chunk's text is: its one choice's delta text, or its one tool call's arguments (chunkDelta keeps neither object). */
+function streamedTextSlot(chunk: unknown): TextSlot | undefined {
+  const choices = (chunk as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length !== 1) return undefined;
+  const piece = (choices[0] as { delta?: unknown } | null)?.delta as Record<string, unknown> | null | undefined;
+  if (!piece || typeof piece !== 'object') return undefined;
+  for (const key of TEXT_FIELDS) if (typeof piece[key] === 'string' && piece[key] !== '') return { holder: piece, key };
+  const calls = piece.tool_calls;
+  if (!Array.isArray(calls) || calls.length !== 1) return undefined;
+  const fn = (calls[0] as { function?: unknown } | null)?.function as Record<string, unknown> | null | undefined;
+  return fn && typeof fn === 'object' && typeof fn.arguments === 'string' && fn.arguments !== '' ? { holder: fn, key: 'arguments' } : undefined;
 }
 
 /** A whole (non-streamed) completion as one delta. */

@@ -1,12 +1,18 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
+import { ChunkTemplate, type TextSlot } from './chunk-template.ts';
 
 /** How one endpoint's answers are read: a whole JSON body, or one SSE chunk at a time. */
 export interface Reader<T> {
   json(body: unknown): T;
   /** The delta of one parsed chunk; throws UpstreamError for an error frame. */
   chunk(chunk: unknown): T;
+  /**
+   * Where a chunk keeps the model's text, for a reader whose `chunk()` keeps nothing of the
+   * chunk it reads: its streams' chunks are then read from a template (ChunkTemplate).
+   */
+  textSlot?(chunk: unknown): TextSlot | undefined;
   /** Whether this delta is the model answering (ends the first-token wait). */
   isToken(delta: T): boolean;
   /** A fresh count for one call: the bytes of text the model wrote in each delta (max_output_bytes). */
@@ -96,6 +102,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   private output = 0;
   private readonly meter: (delta: T) => number;
   private tokenSeen = false;
+  private readonly template?: ChunkTemplate;
 
   constructor(
     private readonly reader: Reader<T>,
@@ -103,6 +110,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     private readonly hooks: ReceptionHooks,
   ) {
     this.meter = reader.meter();
+    if (reader.textSlot) this.template = new ChunkTemplate(reader.textSlot);
   }
 
   /** Arrivals wait to be taken. */
@@ -268,7 +276,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
   private deltaOf(data: string): T | undefined {
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      chunk = this.template ? this.template.parse(data) : JSON.parse(data);
     } catch {
       return undefined;
     }
@@ -302,6 +310,12 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
    * stream with bare CR line ends (allowed, never seen in practice) is counted long, failing early.
    */
   private bytesSinceBlankLine(bytes: Buffer): number {
+    const n = bytes.length;
+    // Most reads end where an event does: nothing to search for.
+    if (n >= 2 && bytes[n - 1] === LF && (bytes[n - 2] === LF || (n >= 3 && bytes[n - 2] === CR && bytes[n - 3] === LF))) {
+      this.endedWithLf = true;
+      return 0;
+    }
     const lf = bytes.lastIndexOf(BLANK_LINE_LF);
     const crlf = bytes.lastIndexOf(BLANK_LINE_CRLF);
     const end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3);
