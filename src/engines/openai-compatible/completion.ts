@@ -67,9 +67,9 @@ export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: C
         };
         // Unstreamed, the first token arrives with the last: only the total deadline applies.
         const firstTokenTimeoutMs = stream ? context.firstTokenTimeoutMs : Math.max(0, deadlineAt - Date.now());
-        for await (const deltas of member.client.complete({ body, signal: policy.signal, firstTokenTimeoutMs, deadlineAt })) {
+        await member.client.completeInto({ body, signal: policy.signal, firstTokenTimeoutMs, deadlineAt }, (deltas) => {
           for (const delta of deltas) current.take(delta);
-        }
+        });
         return current.result();
       },
       () => attempt?.forwarded ?? false,

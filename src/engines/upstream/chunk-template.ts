@@ -14,9 +14,6 @@ export interface TextSlot {
 const PROBE_LITERAL = '"\\u0000inkwell chunk template"';
 const PROBE_VALUE = '\u0000inkwell chunk template';
 
-/** A string token with nothing to unescape: its text is what it holds. */
-const PLAIN_STRING = /^"[^"\\\u0000-\u001f]*"$/;
-
 /** A template that read no chunk doubles the chunks parsed whole before the next is learned, up to this. */
 const MOST_CHUNKS_BEFORE_LEARNING = 64;
 
@@ -82,8 +79,10 @@ export class ChunkTemplate {
     // Compared as slices: `startsWith` on the parser's sliced strings costs several times more.
     if (end - this.prefix.length < 2 || data.slice(0, this.prefix.length) !== this.prefix || data.slice(end) !== this.suffix) return undefined;
     const literal = data.slice(this.prefix.length, end);
-    if (PLAIN_STRING.test(literal)) return literal.slice(1, -1);
     if (literal.charCodeAt(0) !== 0x22) return undefined;
+    // JSON.parse rather than a slice, even of text with nothing to unescape: a slice of 13 or more
+    // characters would keep the whole read it came from alive as long as the answer keeps the text,
+    // and JSON.parse shares short strings (a model's tokens) as one copy.
     try {
       const value = JSON.parse(literal) as unknown;
       return typeof value === 'string' ? value : undefined;

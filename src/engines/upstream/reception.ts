@@ -48,6 +48,9 @@ const ERROR_BODY_BYTES = 8192;
 /** Events queued beyond this pause the upstream socket until the caller takes them. */
 const QUEUE_HIGH_WATER = 256;
 
+/** A queue array of up to this many slots is kept for the next events; a larger one (after a burst) is let go. */
+const KEPT_QUEUE_SLOTS = 64;
+
 /** Events read into deltas per take(): a few hundred microseconds of work. */
 const TAKE_BATCH = 128;
 
@@ -85,8 +88,14 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
    * answer costs runs where the caller shares the event loop's turn with every other answer
    * (upstream-client's turn budget), not in the I/O callback, where ten answers that arrive
    * together would run back to back.
+   *
+   * The events waiting are `queue[head..size)`. The array is kept and its slots reused: with one
+   * token every few dozen milliseconds, a new array per take would live until the next one and
+   * so outlast the young generation, to die in the old one (a major collection's work).
    */
   private queue: string[] = [];
+  private head = 0;
+  private size = 0;
   private body?: Buffer;
   private wake?: () => void;
   private sse?: { parser: EventSourceParser; decoder: StringDecoder; pending: string[] };
@@ -115,7 +124,7 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   /** Arrivals wait to be taken. */
   get queued(): boolean {
-    return this.queue.length > 0 || this.body !== undefined;
+    return this.size > this.head || this.body !== undefined;
   }
 
   /** The upstream is paused until the caller takes the queue. */
@@ -144,16 +153,18 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
       this.body = undefined;
       if (delta !== undefined) deltas.push(delta);
     }
-    const arrived = this.queue.length <= TAKE_BATCH ? this.queue : this.queue.splice(0, TAKE_BATCH);
-    if (arrived === this.queue) this.queue = [];
-    for (let i = 0; i < arrived.length && this.error === before; i++) {
-      const delta = this.deltaOf(arrived[i]!);
+    const { queue } = this;
+    const stop = Math.min(this.size, this.head + TAKE_BATCH);
+    while (this.head < stop && this.error === before) {
+      const data = queue[this.head]!;
+      queue[this.head++] = '';
+      const delta = this.deltaOf(data);
       if (delta !== undefined && this.error === before) deltas.push(delta);
     }
+    if (this.error !== before || this.head === this.size) this.emptyQueue();
     if (this.error !== before) {
-      this.queue = [];
       if (!this.closed) this.controller?.abort(ENOUGH);
-    } else if (this.controller?.paused && !this.complete && this.queue.length < QUEUE_HIGH_WATER) {
+    } else if (this.controller?.paused && !this.complete && this.size - this.head < QUEUE_HIGH_WATER) {
       // The wait was ours, not the upstream's: it does not count as a gap in its answer.
       this.hooks.activity();
       this.controller.resume();
@@ -248,11 +259,13 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
         this.finish();
         break;
       }
-      this.queue.push(data);
+      if (this.size < this.queue.length) this.queue[this.size] = data;
+      else this.queue.push(data);
+      this.size++;
       queued = true;
     }
     pending.length = 0;
-    if (this.queue.length >= QUEUE_HIGH_WATER && !this.complete) controller.pause();
+    if (this.size - this.head >= QUEUE_HIGH_WATER && !this.complete) controller.pause();
     if (queued) this.notify();
   }
 
@@ -325,6 +338,13 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     if (endedWithLf && bytes[0] === LF) return bytes.length - 1;
     if (endedWithLf && bytes[0] === CR && bytes[1] === LF) return bytes.length - 2;
     return this.eventBytes + bytes.length;
+  }
+
+  /** Every event taken: the slots are reused, unless a burst made the array larger than a stream needs to keep. */
+  private emptyQueue(): void {
+    if (this.queue.length > KEPT_QUEUE_SLOTS) this.queue = [];
+    else this.queue.fill('', this.head, this.size);
+    this.head = this.size = 0;
   }
 
   private oversized(controller: Dispatcher.DispatchController, limitBytes: number): void {

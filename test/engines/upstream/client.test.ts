@@ -132,6 +132,49 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     assert.equal(await collect(client.complete(call())), pieces.join(''));
   });
 
+  it('hands the same deltas to completeInto as complete() yields, in order; a failure rejects after what came before it', async () => {
+    const pieces = Array.from({ length: 2_000 }, (_, i) => `<g id="p${i}"/>`);
+    handler = (_request, response) => {
+      sse(response);
+      response.end(pieces.map(chunk).join('') + 'data: [DONE]\n\n');
+    };
+    const taken: CompletionDelta[] = [];
+    await client.completeInto(call(), (deltas) => taken.push(...deltas));
+    assert.deepEqual(taken[0], { accepted: true });
+    assert.equal(taken.map((delta) => delta.content ?? '').join(''), pieces.join(''));
+    const yielded: CompletionDelta[] = [];
+    for await (const delta of each(client.complete(call()))) yielded.push(delta);
+    assert.deepEqual(taken, yielded);
+
+    handler = (_request, response) => {
+      sse(response);
+      response.write(chunk('<svg>') + chunk('<rect/>'));
+      setTimeout(() => response.destroy(), 50); // cut, without [DONE]
+    };
+    let text = '';
+    await assert.rejects(
+      client.completeInto(call(), (deltas) => deltas.forEach((delta) => (text += delta.content ?? ''))),
+      (error: unknown) => error instanceof UpstreamError && error.failure.kind === 'dropped',
+    );
+    assert.equal(text, '<svg><rect/>');
+  });
+
+  it('closes the upstream connection when the one taking the deltas throws, and rejects with its error', async () => {
+    handler = (_request, response) => {
+      sse(response);
+      response.write(chunk('<svg>')); // and more would follow
+    };
+    const mistake = new Error('the taker failed');
+    await assert.rejects(
+      client.completeInto(call(), (deltas) => {
+        if (deltas.some((delta) => delta.content)) throw mistake;
+      }),
+      mistake,
+    );
+    await responseClosed;
+    assert.equal(responseFinished, false);
+  });
+
   it('reads an error body only so far, and reports the status with the provider message', async () => {
     handler = (_request, response) => {
       response.writeHead(500, { 'content-type': 'application/json', 'retry-after': '7' });
