@@ -70,7 +70,10 @@ const execFileAsync = promisify(execFile);
 pinSelf(1);
 const PROFILE_DIR = mkdtempSync(join(tmpdir(), 'inkwell-streams-profile-'));
 
-/** A child process (on core 1 unless told) whose first stdout line is JSON; later lines go to `onLine`. */
+/**
+ * A child process (on core 1 unless told) whose first stdout line is JSON; every JSON line, the
+ * first too, goes to `onLine` (a load done within its first second prints its result first).
+ */
 async function child(script: string, args: string[], onLine: (line: Record<string, unknown>) => void = () => undefined, cpu = 1): Promise<{ first: Record<string, unknown>; process: ChildProcess; done: Promise<void> }> {
   const proc = spawn('taskset', ['-c', String(cpu), process.execPath, '--import', 'tsx', join(HERE, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout! });
@@ -84,7 +87,8 @@ async function child(script: string, args: string[], onLine: (line: Record<strin
       if (!seen) {
         seen = true;
         resolve(parsed);
-      } else onLine(parsed);
+      }
+      onLine(parsed);
     });
   });
   return { first, process: proc, done };
