@@ -122,14 +122,24 @@ export class ChunkTemplate {
       }
       const probed = this.slotOf(probe);
       if (probed !== undefined && probed.key === slot.key && probed.holder[probed.key] === PROBE_VALUE) {
-        this.prefix = prefix;
-        this.suffix = suffix;
+        this.prefix = ownCopy(prefix);
+        this.suffix = ownCopy(suffix);
         this.parsed = probe;
         this.slot = probed;
         return;
       }
     }
   }
+}
+
+/**
+ * The text as a string of its own. A slice is a view that keeps the string it was cut from alive,
+ * and a template lives as long as its stream: kept as slices, its two parts would keep the whole
+ * socket read they came in (up to 64 KB of events) for that long. Joining flattens the text into
+ * a new string, and the slice of that keeps only it.
+ */
+function ownCopy(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /** The index of the quote that closes the string opened at `open`, or -1. */
