@@ -14,6 +14,13 @@ export interface TextSlot {
 const PROBE_LITERAL = '"\\u0000inkwell chunk template"';
 const PROBE_VALUE = '\u0000inkwell chunk template';
 
+/**
+ * Chunks longer than this are parsed whole and never learned from: a model server's token chunk
+ * is a few hundred characters, and learning costs a second parse of the chunk (the probe), which
+ * for an answer sent in one event of megabytes would double the event loop's time on it.
+ */
+const MOST_CHARS_LEARNED = 8192;
+
 /** A template that read no chunk doubles the chunks parsed whole before the next is learned, up to this. */
 const MOST_CHUNKS_BEFORE_LEARNING = 64;
 
@@ -64,7 +71,7 @@ export class ChunkTemplate {
     }
     const chunk = JSON.parse(data) as unknown;
     if (this.wait > 0) this.wait--;
-    else this.learn(data, chunk);
+    else if (data.length <= MOST_CHARS_LEARNED) this.learn(data, chunk);
     return chunk;
   }
 

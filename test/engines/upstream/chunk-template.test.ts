@@ -113,6 +113,23 @@ describe('ChunkTemplate', () => {
     assert.ok(template.readFromTemplate > 1000, `read ${template.readFromTemplate} of 2000 from the template`);
   });
 
+  it('parses an answer sent in chunks of megabytes once each, never twice to learn from them', () => {
+    const big = '<svg>' + '<rect width="1" height="1"/>'.repeat(80_000) + '</svg>'; // 2.2 MB
+    const chunks = [vllm(big), vllm(big.replace('rect', 'circle')), vllm(big)];
+    const parse = JSON.parse;
+    let parses = 0;
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => (parses++, parse(text, reviver))) as typeof JSON.parse;
+    let template: ChunkTemplate;
+    try {
+      template = readBothWays(chunks);
+    } finally {
+      JSON.parse = parse;
+    }
+    // readBothWays parses each chunk once itself, to compare: the template once more, no probe.
+    assert.equal(parses, 2 * chunks.length);
+    assert.equal(template.readFromTemplate, 0);
+  });
+
   it('costs at most a few extra parses on a server whose every chunk differs elsewhere (a random padding field)', () => {
     const padded = (text: string, at: number) => vllm(text, `,"obfuscation":"${'x'.repeat(at % 7)}${at}"`);
     const chunks = Array.from({ length: 1000 }, (_, at) => padded(TOKENS[at % TOKENS.length]!, at));
