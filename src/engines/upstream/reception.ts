@@ -340,7 +340,10 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     return this.eventBytes + bytes.length;
   }
 
-  /** Every event taken: the slots are reused, unless a burst made the array larger than a stream needs to keep. */
+  /**
+   * The queue emptied (every event taken, or the rest dropped after a failure): its slots are
+   * reused, unless a burst made the array larger than a stream needs to keep.
+   */
   private emptyQueue(): void {
     if (this.queue.length > KEPT_QUEUE_SLOTS) this.queue = [];
     else this.queue.fill('', this.head, this.size);
