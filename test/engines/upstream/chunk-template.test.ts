@@ -57,7 +57,7 @@ describe('ChunkTemplate', () => {
 
   it('parses whole what only looks like the template: a literal that is two strings, a raw control character, a number', () => {
     const base = vllm('x');
-    const [before, after] = base.split('"x"');
+    const [before = '', after = ''] = base.split('"x"');
     const lookalikes = [
       `${before}"a","content":"b"${after}`, // the place holds `"a","content":"b"`: JSON.parse keeps b
       `${before}"raw\nnewline"${after}`, // invalid JSON: a raw newline in a string
