@@ -37,8 +37,9 @@ const literalStarts = new Map<string, RegExp>();
  *
  * Exact by construction: a template is learned only after a probe (the chunk's text with its
  * slot's literal replaced) parses to the same place, and a chunk is read from it only when
- * everything around that literal is the same characters and the literal is one whole JSON
- * string. Anything else is parsed whole, as before. A server whose chunks differ elsewhere
+ * everything around that literal is the same characters and what stands in its place is one
+ * whole JSON value (a text, as a rule), which then lands where the probe did. Anything else is
+ * parsed whole, as before. A server whose chunks differ elsewhere
  * (a timestamp that ticks, a random padding field) costs one extra parse now and then: a
  * template that read nothing waits twice as long before the next.
  */
@@ -60,9 +61,9 @@ export class ChunkTemplate {
   parse(data: string): unknown {
     const slot = this.slot;
     if (slot !== undefined) {
-      const text = this.textIn(data);
-      if (text !== undefined) {
-        slot.holder[slot.key] = text;
+      const value = this.valueIn(data);
+      if (value !== undefined) {
+        slot.holder[slot.key] = value;
         this.hits++;
         this.read++;
         return this.parsed;
@@ -80,19 +81,17 @@ export class ChunkTemplate {
     return this.read;
   }
 
-  /** The text of the literal in the template's place, if the chunk is the template around it. */
-  private textIn(data: string): string | undefined {
+  /** The value in the template's place (JSON.parse never gives undefined), if the chunk is the template around it. */
+  private valueIn(data: string): unknown {
     const end = data.length - this.suffix.length;
     // Compared as slices: `startsWith` on the parser's sliced strings costs several times more.
     if (end - this.prefix.length < 2 || data.slice(0, this.prefix.length) !== this.prefix || data.slice(end) !== this.suffix) return undefined;
     const literal = data.slice(this.prefix.length, end);
-    if (literal.charCodeAt(0) !== 0x22) return undefined;
     // JSON.parse rather than a slice, even of text with nothing to unescape: a slice of 13 or more
     // characters would keep the whole read it came from alive as long as the answer keeps the text,
     // and JSON.parse shares short strings (a model's tokens) as one copy.
     try {
-      const value = JSON.parse(literal) as unknown;
-      return typeof value === 'string' ? value : undefined;
+      return JSON.parse(literal) as unknown;
     } catch {
       return undefined;
     }
@@ -101,8 +100,13 @@ export class ChunkTemplate {
   private forget(): void {
     this.slot = this.parsed = undefined;
     this.prefix = this.suffix = '';
-    this.nextWait = this.hits > 0 ? 1 : Math.min(this.nextWait * 2, MOST_CHUNKS_BEFORE_LEARNING);
-    this.wait = this.hits > 0 ? 0 : this.nextWait;
+    if (this.hits > 0) {
+      this.nextWait = 1;
+      this.wait = 0;
+    } else {
+      this.wait = this.nextWait;
+      this.nextWait = Math.min(this.nextWait * 2, MOST_CHUNKS_BEFORE_LEARNING);
+    }
     this.hits = 0;
   }
 

@@ -209,13 +209,13 @@ export class UpstreamClient {
   }
 
   /**
-   * complete(), its deltas handed to `take` as they are read rather than yielded. A stream read a
+   * complete(), its deltas handed to `deliver` as they are read rather than yielded. A stream read a
    * token at a time then waits for each read on one promise, instead of a generator step of
    * every caller too: what waits between two tokens is what outlives the young generation, so
    * it is what thousands of open streams cost the collector.
    */
-  async completeInto(call: CompletionCall, take: (deltas: CompletionDelta[]) => void): Promise<void> {
-    for await (const _ of this.post(this.completionsPath, call, COMPLETIONS, take));
+  async completeInto(call: CompletionCall, deliver: (deltas: CompletionDelta[]) => void): Promise<void> {
+    for await (const _ of this.post(this.completionsPath, call, COMPLETIONS, deliver));
   }
 
   /**
@@ -235,8 +235,8 @@ export class UpstreamClient {
     return this.post(`${this.prefix}/${endpoint}`, call, reader);
   }
 
-  /** Yields the deltas as they are read, or hands them to `take` (and yields nothing). */
-  private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>, take?: (deltas: T[]) => void): AsyncGenerator<T[]> {
+  /** Yields the deltas as they are read, or hands them to `deliver` (and yields nothing). */
+  private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>, deliver?: (deltas: T[]) => void): AsyncGenerator<T[]> {
     const startedAt = performance.now();
     let failure: UpstreamFailure | undefined;
     const timers: CallTimers = new CallTimers(
@@ -274,7 +274,7 @@ export class UpstreamClient {
           ...(code === undefined ? {} : { code }),
         });
       }
-      if (take) take([{ accepted: true } as T]);
+      if (deliver) deliver([{ accepted: true } as T]);
       else yield [{ accepted: true } as T];
       for (;;) {
         // Fast servers must not keep the event loop to themselves: once this turn's budget for
@@ -286,7 +286,7 @@ export class UpstreamClient {
         const deltas = reception.take();
         // A batch at a time: one step of this generator (and of each caller's loop) per read, not per event.
         if (deltas.length > 0) {
-          if (take) take(deltas);
+          if (deliver) deliver(deltas);
           else yield deltas;
         }
         // More may be queued, or have come while the caller took these: taking resumes a paused

@@ -55,7 +55,7 @@ describe('ChunkTemplate', () => {
     assert.ok(template.readFromTemplate >= texts.length, `read ${template.readFromTemplate} from the template`);
   });
 
-  it('parses whole what only looks like the template: a literal that is two strings, a raw control character, a number', () => {
+  it('reads what only looks like the template as JSON.parse does: two strings in the place of the text, a raw control character, a number, a change before or after the text', () => {
     const base = vllm('x');
     const [before = '', after = ''] = base.split('"x"');
     const lookalikes = [
