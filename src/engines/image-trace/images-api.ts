@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/errors.ts';
-import { UpstreamError, type EncodedBody } from '../upstream/client.ts';
+import { UpstreamError, type EncodedBody } from '../upstream/exchange.ts';
 import { mapUpstreamFailure, type MappedFailure } from '../upstream/errors.ts';
 import type { Reader } from '../upstream/reception.ts';
 

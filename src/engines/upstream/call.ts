@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verdictOf } from './routing/health.ts';
 import type { Lease, UpstreamMember, UpstreamSet } from './routing/upstream-set.ts';
-import { FINISHED, UpstreamError } from './client.ts';
+import { FINISHED, UpstreamError } from './exchange.ts';
 import { mapUpstreamFailure, refusedParameter, type MappedFailure } from './errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
-import { yieldIfBusy } from './turn-budget.ts';
-import { Reception, type Reader, type ReceptionHooks, type ReceptionLimits } from './reception.ts';
+import type { Reader } from './reception.ts';
+import { errorMessageOf, Exchange, UpstreamError, type CompletionCall, type ExchangeRequest, type ExchangeSettings, type UpstreamCallReport } from './exchange.ts';
 import type { TextSlot } from './chunk-template.ts';
 
 /** Where and how to call one OpenAI-compatible server. */
@@ -22,14 +22,6 @@ export interface UpstreamEndpoint {
   idleTimeoutMs?: number;
   /** Told when each call ends, however it ends (metrics). */
   onCallEnd?: (report: UpstreamCallReport) => void;
-}
-
-/** How one upstream call went: its duration, and whether it answered in full, failed, or was left by its caller. */
-export interface UpstreamCallReport {
-  seconds: number;
-  outcome: 'ok' | 'error' | 'cancelled';
-  /** For an error: what failed, e.g. `connect`, `status_503`, `first-token-timeout`. */
-  failure?: string;
 }
 
 /** One chunk's worth of a completion, normalized across servers. */
@@ -68,49 +60,6 @@ export interface ResponsesStreamDelta {
   event?: { type: string; [field: string]: unknown };
 }
 
-export type UpstreamFailure =
-  | { kind: 'connect' }
-  | { kind: 'connect-timeout' }
-  /** `code`: the provider's error code, when its body gives one (`error.code`). */
-  | { kind: 'status'; status: number; retryAfterSeconds?: number; detail: string; code?: string }
-  | { kind: 'frame'; detail: string }
-  | { kind: 'malformed'; detail: string }
-  | { kind: 'oversize'; limitBytes: number }
-  | { kind: 'dropped' }
-  | { kind: 'first-token-timeout' }
-  | { kind: 'idle-timeout' }
-  | { kind: 'deadline' };
-
-/** A failure of the upstream (never of our caller): the engine maps it to the spec's errors. */
-export class UpstreamError extends Error {
-  override name = 'UpstreamError';
-  constructor(
-    readonly failure: UpstreamFailure,
-    options?: { cause?: unknown },
-  ) {
-    super(`upstream ${failure.kind}${'status' in failure ? ` ${failure.status}` : ''}${'detail' in failure ? `: ${failure.detail}` : ''}`, options);
-  }
-}
-
-/** A request body already encoded (a multipart form), sent with its own content type. */
-export interface EncodedBody {
-  encoded: Uint8Array;
-  contentType: string;
-}
-
-export interface CompletionCall {
-  /** JSON, or an encoded body. */
-  body: Record<string, unknown> | EncodedBody;
-  /** The client's request: aborting it closes the upstream connection. */
-  signal: AbortSignal;
-  firstTokenTimeoutMs: number;
-  /** Absolute time (Date.now()) by which the whole completion must have ended. */
-  deadlineAt: number;
-}
-
-/** Why a finished call's controller is aborted (after the fact: nothing waits on it then). */
-export const FINISHED = new Error('the call is over');
-
 /**
  * The most an answer may take on the wire by default: far above what any max_tokens produces,
  * even streamed one token per chunk with reasoning (a few hundred bytes each).
@@ -125,9 +74,6 @@ const JSON_ESCAPE_FACTOR = 6;
 
 /** Room in one event or body beyond the escaped text: ids, usage, tool names, a response's echoed fields. */
 const FRAME_ALLOWANCE_BYTES = 64 * 1024;
-
-/** A server that keeps the response open after [DONE] is cut off after this long. */
-const DRAIN_AFTER_DONE_MS = 100;
 
 /** How chat completions are read (exported for the chunk template's tests). */
 export const COMPLETIONS: Reader<CompletionDelta> = {
@@ -168,21 +114,11 @@ export class UpstreamClient {
   private readonly responsesPath: string;
   private readonly modelsPath: string;
   private readonly headers: Record<string, string>;
-  private readonly onCallEnd?: (report: UpstreamCallReport) => void;
-  private readonly limits: ReceptionLimits;
-  private readonly connectTimeoutMs: number;
-  private readonly idleTimeoutMs?: number;
+  /** What every call shares: the pool, the bounds of an answer, the deadlines, the end-of-call report. */
+  private readonly settings: ExchangeSettings;
 
   constructor(endpoint: UpstreamEndpoint) {
-    this.onCallEnd = endpoint.onCallEnd;
     const outputBytes = endpoint.maxOutputBytes ?? SVG_MAX_BYTES;
-    this.limits = {
-      outputBytes,
-      frameBytes: JSON_ESCAPE_FACTOR * outputBytes + FRAME_ALLOWANCE_BYTES,
-      responseBytes: endpoint.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-    };
-    this.connectTimeoutMs = endpoint.connectTimeoutMs;
-    this.idleTimeoutMs = endpoint.idleTimeoutMs;
     const base = new URL(endpoint.baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
     this.prefix = prefix;
@@ -191,8 +127,19 @@ export class UpstreamClient {
     this.responsesPath = `${prefix}/responses`;
     this.modelsPath = `${prefix}/models`;
     // undici's own connect timeout runs on a coarse timer (it fires up to a second late): the
-    // client keeps a precise one per call (post), and undici's is left to close the socket.
+    // client keeps a precise one per call (exchange.ts), and undici's is left to close the socket.
     this.pool = new Pool(base.origin, { connect: { timeout: endpoint.connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    this.settings = {
+      pool: this.pool,
+      limits: {
+        outputBytes,
+        frameBytes: JSON_ESCAPE_FACTOR * outputBytes + FRAME_ALLOWANCE_BYTES,
+        responseBytes: endpoint.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+      },
+      connectTimeoutMs: endpoint.connectTimeoutMs,
+      idleTimeoutMs: endpoint.idleTimeoutMs,
+      onCallEnd: endpoint.onCallEnd,
+    };
     this.headers = {
       'content-type': 'application/json',
       accept: 'text/event-stream, application/json',
@@ -205,17 +152,16 @@ export class UpstreamClient {
    * upstream did wrong, or the caller's abort reason when the caller went away.
    */
   complete(call: CompletionCall): AsyncGenerator<CompletionDelta[]> {
-    return this.post(this.completionsPath, call, COMPLETIONS);
+    return this.exchange(call, COMPLETIONS).stream(this.request(this.completionsPath, call));
   }
 
   /**
-   * complete(), its deltas handed to `deliver` as they are read rather than yielded. A stream read a
-   * token at a time then waits for each read on one promise, instead of a generator step of
-   * every caller too: what waits between two tokens is what outlives the young generation, so
-   * it is what thousands of open streams cost the collector.
+   * complete(), its deltas handed to `deliver` as they are read rather than yielded: one promise
+   * for the whole answer instead of one per read, and no generator step of every caller either
+   * (what waits between two tokens is what thousands of open streams cost the collector).
    */
-  async completeInto(call: CompletionCall, deliver: (deltas: CompletionDelta[]) => void): Promise<void> {
-    for await (const _ of this.post(this.completionsPath, call, COMPLETIONS, deliver));
+  completeInto(call: CompletionCall, deliver: (deltas: CompletionDelta[]) => void): Promise<void> {
+    return this.exchange(call, COMPLETIONS).into(this.request(this.completionsPath, call), deliver);
   }
 
   /**
@@ -224,7 +170,7 @@ export class UpstreamClient {
    * of the contract is complete()'s.
    */
   respond(call: CompletionCall): AsyncGenerator<ResponsesStreamDelta[]> {
-    return this.post(this.responsesPath, call, RESPONSES);
+    return this.exchange(call, RESPONSES).stream(this.request(this.responsesPath, call));
   }
 
   /**
@@ -232,88 +178,17 @@ export class UpstreamClient {
    * `images/generations`), read by `reader`: the same deadlines, limits and failures as complete().
    */
   call<T extends { accepted?: true }>(endpoint: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T[]> {
-    return this.post(`${this.prefix}/${endpoint}`, call, reader);
+    return this.exchange(call, reader).stream(this.request(`${this.prefix}/${endpoint}`, call));
   }
 
-  /** Yields the deltas as they are read, or hands them to `deliver` (and yields nothing). */
-  private async *post<T extends { accepted?: true }>(path: string, call: CompletionCall, reader: Reader<T>, deliver?: (deltas: T[]) => void): AsyncGenerator<T[]> {
-    const startedAt = performance.now();
-    let failure: UpstreamFailure | undefined;
-    const timers: CallTimers = new CallTimers(
-      { expire: () => reception.abort(FINISHED), holding: () => reception.paused || reception.queued },
-      call,
-      this.connectTimeoutMs,
-      this.idleTimeoutMs ?? call.firstTokenTimeoutMs,
-    );
-    const reception = new Reception(reader, this.limits, receptionHooks(timers));
-    const onAbort = () => reception.abort(call.signal.reason);
-    const fail = (error: unknown, otherwise: UpstreamFailure): never => {
-      if (call.signal.aborted) throw call.signal.reason ?? error;
-      if (timers.expired) throw new UpstreamError(timers.expired, { cause: error });
-      if (error instanceof UpstreamError) throw error;
-      throw new UpstreamError(otherwise, { cause: error });
-    };
-
-    try {
-      if (call.signal.aborted) throw call.signal.reason;
-      call.signal.addEventListener('abort', onAbort, { once: true });
-      const { body, headers } = this.encode(call.body);
-      this.pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, reception);
-      while (reception.status === undefined && !reception.error) await reception.changed();
-      if (reception.status === undefined) return fail(reception.error!.reason, connectFailureOf(reception.error!.reason));
-      if (reception.status !== 200) {
-        while (!reception.complete && !reception.error) await reception.changed();
-        const retryAfterSeconds = parseRetryAfter(reception.headers!['retry-after']);
-        const errorText = reception.errorText();
-        const code = errorCodeOf(errorText);
-        throw new UpstreamError({
-          kind: 'status',
-          status: reception.status,
-          detail: errorMessageOf(errorText),
-          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-          ...(code === undefined ? {} : { code }),
-        });
-      }
-      if (deliver) deliver([{ accepted: true } as T]);
-      else yield [{ accepted: true } as T];
-      for (;;) {
-        // Fast servers must not keep the event loop to themselves: once this turn's budget for
-        // reading answers is spent, the next batch waits for the next turn (its upstream stays
-        // paused meanwhile, so nothing piles up).
-        const turn = yieldIfBusy();
-        if (turn) await turn;
-        // What arrived before a failure is the caller's all the same (as it would have been, read chunk by chunk).
-        const deltas = reception.take();
-        // A batch at a time: one step of this generator (and of each caller's loop) per read, not per event.
-        if (deltas.length > 0) {
-          if (deliver) deliver(deltas);
-          else yield deltas;
-        }
-        // More may be queued, or have come while the caller took these: taking resumes a paused
-        // upstream, which can hand over what it buffered at once.
-        if (deltas.length > 0 || reception.queued) continue;
-        if (reception.error) return fail(reception.error.reason, { kind: 'dropped' });
-        if (reception.complete) return;
-        await reception.changed();
-      }
-    } catch (error) {
-      if (error instanceof UpstreamError) failure = error.failure;
-      throw error;
-    } finally {
-      timers.clear();
-      call.signal.removeEventListener('abort', onAbort);
-      const ended = reception.status === 200 && reception.complete && !reception.error;
-      // Leaving early (the consumer stopped) closes the upstream connection too. After [DONE] the
-      // server ends the response at once; one that keeps it open is cut off a little later.
-      if (!ended) reception.abort(FINISHED);
-      else if (!reception.closed) setTimeout(() => reception.abort(FINISHED), DRAIN_AFTER_DONE_MS).unref();
-      this.onCallEnd?.(callReport((performance.now() - startedAt) / 1000, ended, failure));
-    }
+  private exchange<T extends { accepted?: true }>(call: CompletionCall, reader: Reader<T>): Exchange<T> {
+    return new Exchange(this.settings, call, reader);
   }
 
-  private encode(body: CompletionCall['body']): { body: string | Uint8Array; headers: Record<string, string> } {
-    if (!('encoded' in body && body.encoded instanceof Uint8Array)) return { body: JSON.stringify(body), headers: this.headers };
-    return { body: body.encoded, headers: { ...this.headers, 'content-type': String(body.contentType) } };
+  private request(path: string, call: CompletionCall): ExchangeRequest {
+    const { body } = call;
+    if (!('encoded' in body && body.encoded instanceof Uint8Array)) return { path, body: JSON.stringify(body), headers: this.headers };
+    return { path, body: body.encoded, headers: { ...this.headers, 'content-type': String(body.contentType) } };
   }
 
   /** Whether the server answers `GET {base_url}/models` with a 2xx before `signal` ends (an active health check). */
@@ -331,130 +206,6 @@ export class UpstreamClient {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-/**
- * The deadlines of one call, each failing it as its own kind: connecting (timed here rather than
- * by undici, whose connect timer is coarse), the first token, each gap between stream events after
- * it, and the whole call. The idle timer is refreshed, not re-created, as data arrives.
- */
-class CallTimers {
-  /** The first deadline that passed, if one did. */
-  expired?: UpstreamFailure;
-  private readonly deadline: NodeJS.Timeout;
-  private connecting?: NodeJS.Timeout;
-  private firstToken?: NodeJS.Timeout;
-  private idle?: NodeJS.Timeout;
-
-  constructor(
-    private readonly reception: {
-      expire(): void;
-      /** We paused the upstream (our caller is behind): its silence then is ours, not a stall. */
-      holding(): boolean;
-    },
-    call: CompletionCall,
-    connectTimeoutMs: number,
-    private readonly idleTimeoutMs: number,
-  ) {
-    this.deadline = this.start({ kind: 'deadline' }, Math.max(0, call.deadlineAt - Date.now()));
-    this.connecting = this.start({ kind: 'connect-timeout' }, connectTimeoutMs);
-    this.firstToken = this.start({ kind: 'first-token-timeout' }, call.firstTokenTimeoutMs);
-  }
-
-  /** The request went out on a connection (new or kept alive). */
-  connected(): void {
-    clearTimeout(this.connecting);
-    this.connecting = undefined;
-  }
-
-  gotToken(): void {
-    clearTimeout(this.firstToken);
-    this.firstToken = undefined;
-    this.idle = this.start({ kind: 'idle-timeout' }, this.idleTimeoutMs);
-  }
-
-  /** Data of an event arrived (or the caller took a paused queue): the gap starts again. */
-  activity(): void {
-    this.idle?.refresh();
-  }
-
-  clear(): void {
-    for (const timer of [this.deadline, this.connecting, this.firstToken, this.idle]) clearTimeout(timer);
-  }
-
-  private start(failure: UpstreamFailure, ms: number): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      if (failure.kind === 'idle-timeout' && this.reception.holding()) return void timer.refresh();
-      this.expired ??= failure;
-      this.reception.expire();
-    }, ms);
-    return timer;
-  }
-}
-
-function receptionHooks(timers: CallTimers): ReceptionHooks {
-  return {
-    connected: () => timers.connected(),
-    firstToken: () => timers.gotToken(),
-    activity: () => timers.activity(),
-    oversize: (limitBytes) => new UpstreamError({ kind: 'oversize', limitBytes }),
-    malformed: malformedError,
-  };
-}
-
-/** undici's own connect timeout (a backstop to ours) is a timeout too; anything else before a status is a failed connect. */
-function connectFailureOf(reason: unknown): UpstreamFailure {
-  return (reason as { code?: unknown } | undefined)?.code === 'UND_ERR_CONNECT_TIMEOUT' ? { kind: 'connect-timeout' } : { kind: 'connect' };
-}
-
-/**
- * A 200 that is no completion (not JSON, JSON cut short, an HTML page, the wrong shape), told
- * with the body's content type and first bytes for the log. An error frame stays what it is.
- */
-function malformedError(cause: unknown, sample: string): Error {
-  if (cause instanceof UpstreamError && cause.failure.kind !== 'malformed') return cause;
-  const what = cause instanceof UpstreamError && cause.failure.kind === 'malformed' ? cause.failure.detail
-    : cause instanceof SyntaxError ? 'not JSON'
-    : `unreadable (${String((cause as Error | undefined)?.message)})`;
-  return new UpstreamError({ kind: 'malformed', detail: `${what}; ${sample}` }, { cause });
-}
-
-/** A call that read its whole answer is ok; one that threw an UpstreamError failed; anything else, its caller left. */
-function callReport(seconds: number, ended: boolean, failure: UpstreamFailure | undefined): UpstreamCallReport {
-  if (ended) return { seconds, outcome: 'ok' };
-  if (!failure) return { seconds, outcome: 'cancelled' };
-  return { seconds, outcome: 'error', failure: failure.kind === 'status' ? `status_${failure.status}` : failure.kind };
-}
-
-/** The provider's own message from an error body, for logs and for telling a refused parameter apart. */
-function errorMessageOf(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
-    const message = typeof parsed.error === 'object' ? parsed.error?.message : (parsed.error ?? parsed.message ?? parsed.detail);
-    if (typeof message === 'string') return message.slice(0, 500);
-  } catch {
-    // not JSON
-  }
-  return text.slice(0, 500);
-}
-
-/** The provider's error code from an error body (`{"error":{"code":…}}`), if it gives one. */
-function errorCodeOf(text: string): string | undefined {
-  try {
-    const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
-    return typeof code === 'string' && code !== '' ? code.slice(0, 100) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Seconds from a Retry-After header (seconds or an HTTP date), or undefined. */
-export function parseRetryAfter(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function usageOf(raw: unknown): UpstreamUsage | undefined {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../contract/errors.ts';
-import { UpstreamError, type UpstreamFailure } from './client.ts';
+import { UpstreamError, type UpstreamFailure } from './exchange.ts';
 
 /** Retry-After honoured before the one retry; a longer wait is left to the client. */
 export const MAX_RETRY_WAIT_SECONDS = 2;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { UpstreamError } from './client.ts';
+import type { UpstreamError } from './exchange.ts';
 import type { MappedFailure } from './errors.ts';
 
 /**

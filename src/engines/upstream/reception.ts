@@ -134,7 +134,12 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
 
   /** Resolves at the next change: a status, deltas queued, the end, or an error. */
   changed(): Promise<void> {
-    return new Promise((resolve) => (this.wake = resolve));
+    return new Promise((resolve) => this.whenChanged(resolve));
+  }
+
+  /** Calls `wake` once, at the next change (changed() without a promise). */
+  whenChanged(wake: () => void): void {
+    this.wake = wake;
   }
 
   /**

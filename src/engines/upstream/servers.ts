@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { ConfigError } from '../../config/load.ts';
 import type { CatalogEntry } from '../../config/schema.ts';
-import { UpstreamClient, type UpstreamCallReport, type UpstreamEndpoint } from './client.ts';
+import { UpstreamClient, type UpstreamEndpoint } from './client.ts';
+import type { UpstreamCallReport } from './exchange.ts';
 import { UpstreamLog } from './log.ts';
 import { upstreamTargets, type ServerOptions, type UpstreamTarget } from './options.ts';
 import { UpstreamSet, type RoutingObserver, type UpstreamMember } from './routing/upstream-set.ts';

@@ -16,17 +16,22 @@ const closeWindow = () => {
 };
 
 /**
- * Waits for the next turn of the event loop when this turn's reading has used up the budget;
- * otherwise returns at once. A window opens with the first check of a turn and closes at the
- * turn's check phase (a setImmediate), so callers that resume there get a fresh budget.
+ * Whether this turn's reading has used up the budget (the caller then goes on at the next turn).
+ * A window opens with the first check of a turn and closes at the turn's check phase (a
+ * setImmediate), so callers that resume there get a fresh budget.
  */
-export function yieldIfBusy(): Promise<void> | undefined {
+export function overBudget(): boolean {
   const now = performance.now();
   if (!windowOpen) {
     windowOpen = true;
     windowStart = now;
     setImmediate(closeWindow);
-    return undefined;
+    return false;
   }
-  return now - windowStart >= BUDGET_MS ? nextTurn() : undefined;
+  return now - windowStart >= BUDGET_MS;
+}
+
+/** Waits for the next turn of the event loop when this turn's budget is spent; otherwise returns at once. */
+export function yieldIfBusy(): Promise<void> | undefined {
+  return overBudget() ? nextTurn() : undefined;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { editBody, generationBody, IMAGES, mapImagesFailure, type PictureRequest } from '../../../src/engines/image-trace/images-api.ts';
-import { UpstreamError } from '../../../src/engines/upstream/client.ts';
+import { UpstreamError } from '../../../src/engines/upstream/exchange.ts';
 
 const request: PictureRequest = {
   model: 'gpt-image-1',

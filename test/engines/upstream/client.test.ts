@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { UpstreamClient, UpstreamError, type CompletionDelta, type UpstreamCallReport, type UpstreamEndpoint, type UpstreamFailure } from '../../../src/engines/upstream/client.ts';
+import { UpstreamClient, type CompletionDelta, type UpstreamEndpoint } from '../../../src/engines/upstream/client.ts';
+import { UpstreamError, type UpstreamCallReport, type UpstreamFailure } from '../../../src/engines/upstream/exchange.ts';
 import { startUnacceptingListener } from '../../fakes/upstream.ts';
 
 // The upstream client on its own, against servers that misbehave in ways the scripted upstream
@@ -157,6 +158,39 @@ describe('the upstream client', { timeout: 15_000 }, () => {
       (error: unknown) => error instanceof UpstreamError && error.failure.kind === 'dropped',
     );
     assert.equal(text, '<svg><rect/>');
+  });
+
+  it('hands a long answer to completeInto a batch at a time within the turn budget, giving the event loop its turn in between', async () => {
+    const pieces = Array.from({ length: 2_000 }, (_, i) => `<g id="p${i}"/>`);
+    handler = (_request, response) => {
+      sse(response);
+      response.end(pieces.map(chunk).join('') + 'data: [DONE]\n\n');
+    };
+    // A turn of the event loop is one pass through its check phase, where this ticker counts.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnOfDelivery: number[] = [];
+    let text = '';
+    try {
+      await client.completeInto(call(), (deltas) => {
+        if (!deltas.some((delta) => delta.content)) return;
+        turnOfDelivery.push(turn);
+        for (const delta of deltas) text += delta.content ?? '';
+        const until = performance.now() + 3; // a taker that costs the thread 3 ms a batch
+        while (performance.now() < until);
+      });
+    } finally {
+      ticking = false;
+    }
+    assert.equal(text, pieces.join(''));
+    assert.ok(turnOfDelivery.length >= 10, `${turnOfDelivery.length} batches`);
+    const mostInOneTurn = Math.max(...turnOfDelivery.map((t) => turnOfDelivery.filter((other) => other === t).length));
+    assert.ok(mostInOneTurn <= 2, `${mostInOneTurn} batches of 3 ms in one turn (budget 4 ms): ${turnOfDelivery.join(' ')}`);
   });
 
   it('closes the upstream connection when the one taking the deltas throws, and rejects with its error', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UpstreamError, type UpstreamFailure } from '../../../src/engines/upstream/client.ts';
+import { UpstreamError, type UpstreamFailure } from '../../../src/engines/upstream/exchange.ts';
 import { mapUpstreamFailure, MAX_RETRY_WAIT_SECONDS, refusedParameter } from '../../../src/engines/upstream/errors.ts';
 
 // What a client is told for each way the model server can fail, and which failures earn the one

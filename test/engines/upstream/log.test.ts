@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { UpstreamError } from '../../../src/engines/upstream/client.ts';
+import { UpstreamError } from '../../../src/engines/upstream/exchange.ts';
 import { mapUpstreamFailure } from '../../../src/engines/upstream/errors.ts';
 import { UpstreamLog } from '../../../src/engines/upstream/log.ts';
 

@@ -1,7 +1,8 @@
 import type { CatalogEntry } from '../../../config/schema.ts';
 import type { ResponsesRequest, ResponsesStreamEvent } from '../../../contract/responses.ts';
 import type { OpenAiCompatibleOptions } from '../options.ts';
-import { responsesUsageOf, UpstreamError, type UpstreamUsage } from '../../upstream/client.ts';
+import { responsesUsageOf, type UpstreamUsage } from '../../upstream/client.ts';
+import { UpstreamError } from '../../upstream/exchange.ts';
 import type { ResponseBuilder } from './builder.ts';
 import { supportedSampling } from '../budget.ts';
 

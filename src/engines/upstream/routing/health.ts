@@ -1,5 +1,5 @@
 import type { UpstreamState } from '../../../contract/upstreams.ts';
-import type { UpstreamFailure } from '../client.ts';
+import type { UpstreamFailure } from '../exchange.ts';
 
 /** The entry's `health` options, as the routing reads them. */
 export interface HealthPolicy {
