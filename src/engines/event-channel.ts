@@ -25,13 +25,24 @@ export class EventChannel<T> {
     this.wake?.();
   }
 
-  async *drain(): AsyncGenerator<T> {
-    for (;;) {
-      while (this.queue.length > 0) yield this.queue.shift()!;
-      if (this.failure) throw this.failure.error;
-      if (this.open <= 0) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
+  /**
+   * What the producers push, in order, until every one is done. `start` sets them going: it runs
+   * at the first step, so what it throws is the stream's first failure. `end` runs however the
+   * stream ends, the consumer leaving early included. An engine returns this generator as its
+   * own: each layer of generators an event passes through costs a promise and a step per event.
+   */
+  async *drain(start?: () => Promise<void>, end?: () => void): AsyncGenerator<T> {
+    try {
+      await start?.();
+      for (;;) {
+        while (this.queue.length > 0) yield this.queue.shift()!;
+        if (this.failure) throw this.failure.error;
+        if (this.open <= 0) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+      }
+    } finally {
+      end?.();
     }
   }
 }

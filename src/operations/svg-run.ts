@@ -7,8 +7,8 @@ import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
 import { finishDraft, finishSvg } from '../svg/pipeline.ts';
 import type { SafeSvg } from '../svg/safe-svg.ts';
-import { admit, type Admitted } from './admission.ts';
-import type { OperationContext, OperationDeps, OperationNotes } from './context.ts';
+import { admit } from './admission.ts';
+import type { OperationContext, OperationDeps } from './context.ts';
 import { engineFor } from './engine-for.ts';
 import { servedInOrder, servingOrder, type AdmittedRun } from './fallbacks.ts';
 
@@ -44,7 +44,15 @@ export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, jo
 async function admitOn(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AdmittedRun<SvgStreamEvent>> {
   const tokens = job.model.entry.billing.kind === 'token_usage' ? deps.engines.engineFor(job.model).tokenBounds?.(job) : undefined;
   const admitted = await admit(deps, ctx, { model: job.model, operation: job.operation, outputs: outputsOf(job), tokens, streaming: job.streaming });
-  return { events: billedRun(job, engineFor(deps, ctx, job.model), admitted, deps.engines.measureAnimation, ctx.notes), admitted };
+  // Billing rides on the run's own hooks rather than a generator around it: every generator an
+  // event passes through costs a promise and a step, which a stream held open for a minute promotes.
+  const events = runSvgJob(job, engineFor(deps, ctx, job.model), {
+    delivered: (usage) => admitted.deliver(usage),
+    measureAnimation: deps.engines.measureAnimation,
+    failed: (code) => ctx.notes?.failed(code),
+    ended: () => admitted.close(),
+  });
+  return { events, admitted };
 }
 
 /** Images the job sends its model: references of a generation, reference images of an edit. */
@@ -52,23 +60,6 @@ function imagesOf(job: SvgJob): number {
   if (job.operation === 'svg_generate') return job.references.length;
   if (job.operation === 'svg_edit') return job.referenceImages.length;
   return job.operation === 'svg_vectorize' ? 1 : 0;
-}
-
-async function* billedRun(
-  job: SvgJob,
-  engine: Engine,
-  admitted: Admitted,
-  measureAnimation: RunHooks['measureAnimation'],
-  notes: OperationNotes | undefined,
-): AsyncGenerator<SvgStreamEvent> {
-  try {
-    for await (const event of runSvgJob(job, engine, { delivered: (usage) => admitted.deliver(usage), measureAnimation })) {
-      if (event.type === 'error') notes?.failed(event.code);
-      yield event;
-    }
-  } finally {
-    await admitted.close();
-  }
 }
 
 /** What the caller of runSvgJob hears about while the job runs. */
@@ -80,6 +71,13 @@ export interface RunHooks {
    * its checks and svg_score from rendered frames. Required for `svg_animate` jobs.
    */
   measureAnimation?(svg: string, render: boolean, signal: AbortSignal): Promise<AnimationReport>;
+  /** Told the code of the `error` event that closes a run with failures. */
+  failed?(code: string): void;
+  /**
+   * Runs once the run is over, however it ended (a failure, the consumer leaving), before the
+   * stream finishes: what was delivered is settled and the rest released here.
+   */
+  ended?(): Promise<void>;
 }
 
 /**
@@ -99,23 +97,29 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
   const wire = new WireOutputs(job, hooks);
   let started = false;
   try {
-    for await (const event of engine.runSvg(job)) {
-      const out = event.type === 'content' && job.operation === 'svg_animate' ? await wire.animation(event) : wire.translate(event);
-      if (!out) continue;
-      if (out.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
-      started = true;
-      yield out;
+    try {
+      for await (const event of engine.runSvg(job)) {
+        const out = event.type === 'content' && job.operation === 'svg_animate' ? await wire.animation(event) : wire.translate(event);
+        if (!out) continue;
+        if (out.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
+        started = true;
+        yield out;
+      }
+    } catch (error) {
+      // The client left: nobody to tell; the abort ends the run as it is.
+      if (job.signal.aborted) throw error;
+      const apiError = asApiError(error);
+      if (!started) throw apiError;
+      wire.failures.push(apiError);
     }
-  } catch (error) {
-    // The client left: nobody to tell; the abort ends the run as it is.
-    if (job.signal.aborted) throw error;
-    const apiError = asApiError(error);
-    if (!started) throw apiError;
-    wire.failures.push(apiError);
-  }
-  if (wire.failures.length > 0) {
-    if (wire.delivered === 0 && !started) throw wire.failures[0]!;
-    yield errorEvent(wire.closingError(), job.requestId);
+    if (wire.failures.length > 0) {
+      if (wire.delivered === 0 && !started) throw wire.failures[0]!;
+      const closing = wire.closingError();
+      hooks.failed?.(closing.code);
+      yield errorEvent(closing, job.requestId);
+    }
+  } finally {
+    await hooks.ended?.();
   }
 }
 

@@ -10,7 +10,7 @@ async function serveFrames(producer: () => AsyncGenerator<SseFrame>, onFailure: 
   app.get('/', async (_request, reply) => {
     const frames = producer();
     const first = await frames.next();
-    await writeEventStream(reply, first.value!, frames, onFailure);
+    await writeEventStream(reply, first.value!, frames, (frame) => frame, onFailure);
     return reply;
   });
   return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };

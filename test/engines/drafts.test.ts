@@ -89,6 +89,15 @@ describe('drafts of streamed model answers', () => {
     assert.ok(bytes <= 12 * DRAFT_MAX_CHARS, `${bytes} bytes of drafts for a ${answer.length}-character answer`);
   });
 
+  it('are not sent again when the document shows nothing new (a comment, an unknown element closing)', () => {
+    const circle = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/>';
+    const drafts = draftsOf(`${circle}<!-- the eyes next --><foo:bar xmlns:foo="urn:x"/><!-- and the mouth --><rect width="2" height="2"/></svg>`);
+    assert.equal(new Set(drafts).size, drafts.length, 'no draft twice in a row');
+    assert.equal(drafts.length, 2, drafts.join('\n'));
+    assert.doesNotMatch(drafts[0]!, /<rect/);
+    assert.match(drafts[1]!, /<rect/);
+  });
+
   it('do not come from reasoning: an SVG inside <think> is not drafted', () => {
     assert.deepEqual(draftsOf('<think>maybe <svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg></think>'), []);
   });

@@ -5,7 +5,7 @@ import { ApiError } from '../../contract/errors.ts';
 import type { TokenBounds, TokenUsage } from '../../contract/usage.ts';
 import { checkImageBytes } from '../../media/image.ts';
 import type { ImageRef, MediaInputs } from '../../media/inputs.ts';
-import type { Engine, EngineEvent, SvgJob } from '../engine.ts';
+import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { EventChannel } from '../event-channel.ts';
 import type { TracePool } from '../trace/pool.ts';
 import { CallDeadline, jobSignal, resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
@@ -107,13 +107,15 @@ class ImageTraceEngine {
     return { inputTokens: job.outputs * this.callInputTokens(prompt, job.references.length), outputTokens: job.outputs * this.options.output_tokens_per_image };
   }
 
-  async *run(job: SvgJob): AsyncGenerator<EngineEvent> {
-    if (job.operation !== 'svg_generate') {
-      throw new ApiError('invalid_request', { param: 'model', message: 'This model draws new pictures only: it generates, and does not edit, vectorize or animate.' });
-    }
-    const { signal, close } = jobSignal(job.signal);
-    const channel = new EventChannel<EngineEvent>(job.outputs);
-    try {
+  run(job: SvgJob): AsyncGenerator<EngineEvent> {
+    const channel = new EventChannel<EngineEvent>(outputsOf(job));
+    let close: (() => void) | undefined;
+    const start = async () => {
+      if (job.operation !== 'svg_generate') {
+        throw new ApiError('invalid_request', { param: 'model', message: 'This model draws new pictures only: it generates, and does not edit, vectorize or animate.' });
+      }
+      const { signal, close: closeSignal } = jobSignal(job.signal);
+      close = closeSignal;
       // Inputs first: a reference that cannot be fetched is a plain 400 before any model work.
       const plan = await this.plan(job, signal);
       const perCall = plan.partialImages > 0 ? 1 : this.options.images_per_call;
@@ -125,10 +127,9 @@ class ImageTraceEngine {
           (error: unknown) => indexes.forEach(() => channel.done(error)),
         );
       }
-      yield* channel.drain();
-    } finally {
-      close(); // the client left, or the batch ended: no call or trace outlives the request
-    }
+    };
+    // The client left, or the batch ended: no call or trace outlives the request.
+    return channel.drain(start, () => close?.());
   }
 
   private async plan(job: Generation, signal: AbortSignal): Promise<Plan> {

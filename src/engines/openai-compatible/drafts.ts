@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ViewBox } from '../../contract/common.ts';
 import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
@@ -46,7 +47,7 @@ export interface DraftOptions {
 export class DraftMaker {
   /** The end of the content seen so far: a `<svg` may be split across two chunks. */
   private tail = '';
-  /** The text from one character before the first `<svg` (a JSON string's quote), in pieces. */
+  /** The text from one character before the first `<svg` (a JSON string's quote), in the pieces it came in. */
   private pieces: string[] = [];
   private length = 0;
   /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
@@ -56,7 +57,11 @@ export class DraftMaker {
   private attemptedAt = 0;
   /** The SVG's length at the last attempt, 0 before the first. */
   private attemptedLength = 0;
-  private lastDraft?: SafeSvg;
+  /**
+   * The last draft's digest, to skip one that shows nothing new. Not the draft itself: kept from
+   * one draft to the next, it would outlive the young generation with every stream open.
+   */
+  private lastDigest?: string;
 
   constructor(private readonly options: DraftOptions) {}
 
@@ -104,15 +109,18 @@ export class DraftMaker {
       if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
     }
     this.unseenClose = false;
+    // Joined afresh each time, not kept: the pieces are the answer's own (kept anyway), while a
+    // joined copy kept from one draft to the next would outlive the young generation.
     const svg = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
-    this.pieces = [svg];
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
-    if (this.lastDraft === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
+    if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;
     this.attemptedLength = this.length;
     const draft = draftFromModelText(svg, this.options.fallbackViewBox, this.options.viewBox);
-    if (draft === undefined || draft === this.lastDraft) return undefined;
-    this.lastDraft = draft;
+    if (draft === undefined) return undefined;
+    const digest = createHash('sha256').update(draft).digest('base64');
+    if (digest === this.lastDigest) return undefined;
+    this.lastDigest = digest;
     return draft;
   }
 }

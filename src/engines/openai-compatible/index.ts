@@ -93,14 +93,16 @@ class OpenAiCompatibleEngine {
 
   private readonly maxAttempts: number;
 
-  async *run(job: SvgJob): AsyncGenerator<EngineEvent> {
-    if (job.operation === 'svg_vectorize') {
-      throw new ApiError('model_unavailable', { message: `The model '${this.entry.id}' cannot run ${job.operation} yet.` });
-    }
-    const { signal, close } = jobSignal(job.signal);
+  run(job: SvgJob): AsyncGenerator<EngineEvent> {
     const outputs = outputsOf(job);
     const channel = new EventChannel<EngineEvent>(outputs);
-    try {
+    let close: (() => void) | undefined;
+    const start = async () => {
+      if (job.operation === 'svg_vectorize') {
+        throw new ApiError('model_unavailable', { message: `The model '${this.entry.id}' cannot run ${job.operation} yet.` });
+      }
+      const { signal, close: closeSignal } = jobSignal(job.signal);
+      close = closeSignal;
       // Inputs first: a reference that cannot be fetched is a plain 400 before any model work.
       const prepared = await this.prepare(job, signal);
       for (let index = 0; index < outputs; index++) {
@@ -116,10 +118,9 @@ class OpenAiCompatibleEngine {
           },
         );
       }
-      yield* channel.drain();
-    } finally {
-      close(); // the client left, or the batch ended: no upstream call outlives the request
-    }
+    };
+    // The client left, or the batch ended: no upstream call outlives the request.
+    return channel.drain(start, () => close?.());
   }
 
   /**

@@ -28,16 +28,14 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: HttpDeps): v
       const first = await events.next();
       if (first.done) throw new Error('a Responses run ended without any event');
       let last = first.value.sequence_number;
-      const frames = (async function* () {
-        for await (const event of events) {
-          last = event.sequence_number;
-          yield frame(event);
-        }
-      })();
       await writeEventStream(
         reply,
-        frame(first.value),
-        frames,
+        first.value,
+        events,
+        (event) => {
+          last = event.sequence_number;
+          return frame(event);
+        },
         (error) => frame(responsesErrorEvent(toApiError(error), last + 1, request.id)),
         deps.streams,
       );

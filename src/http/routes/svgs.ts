@@ -27,10 +27,7 @@ async function streamSvgEvents(
 ): Promise<void> {
   const first = await events.next();
   if (first.done) throw new Error('an SVG operation ended without any event');
-  const frames = (async function* () {
-    for await (const event of events) yield frame(event);
-  })();
-  await writeEventStream(reply, frame(first.value), frames, (error) => {
+  await writeEventStream(reply, first.value, events, frame, (error) => {
     const envelope = toEnvelope(toApiError(error), requestId);
     return { event: 'error', data: { type: 'error', ...envelope } };
   }, observer);
