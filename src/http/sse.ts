@@ -85,10 +85,7 @@ export async function writeEventStream<E>(
     flushScheduled = false;
     flush();
   };
-  const write = async (text: string) => {
-    if (closed) return;
-    // Backpressure: a client that reads slowly holds the producer back, not this process's memory.
-    if (res.writableNeedDrain) await drainedOrClosed(res);
+  const send = (text: string) => {
     pending += text;
     // A producer that never waits would hold the tick forever: past a bound, the batch goes now.
     if (pending.length >= FLUSH_AT) return flush();
@@ -97,20 +94,27 @@ export async function writeEventStream<E>(
       process.nextTick(flushAtTickEnd);
     }
   };
-
   observer?.streamOpened();
   try {
-    await write(formatFrame(frameOf(first)));
+    send(formatFrame(frameOf(first)));
+    // `next` is let go before each wait: an async function keeps what its variables last held
+    // while it waits, and an event kept from one to the next (a draft's document, for seconds at
+    // a model's pace) would outlive the young generation, for every stream open.
+    let next: IteratorResult<E> | undefined;
     while (!closed) {
-      let next: IteratorResult<E>;
       try {
         next = await rest.next();
       } catch (error) {
-        if (!closed) await write(formatFrame(onFailure(error)));
+        if (res.writableNeedDrain) await drainedOrClosed(res);
+        if (!closed) send(formatFrame(onFailure(error)));
         break;
       }
       if (next.done) break;
-      await write(formatFrame(frameOf(next.value)));
+      // Backpressure: a client that reads slowly holds the producer back, not this process's memory.
+      if (res.writableNeedDrain) await drainedOrClosed(res);
+      if (closed) break;
+      send(formatFrame(frameOf(next.value)));
+      next = undefined;
     }
     // What is still batched, the last frame and the end of the body in one write.
     if (!closed) {

@@ -98,12 +98,27 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
   let started = false;
   try {
     try {
-      for await (const event of engine.runSvg(job)) {
-        const out = event.type === 'content' && job.operation === 'svg_animate' ? await wire.animation(event) : wire.translate(event);
-        if (!out) continue;
-        if (out.type === 'content') await hooks.delivered?.(event.type === 'content' ? event.usage : undefined);
-        started = true;
-        yield out;
+      const events = engine.runSvg(job)[Symbol.asyncIterator]();
+      // Not `for await`: while this generator waits for the next event it keeps what its variables
+      // last held, and for-await holds the last event where nothing can let it go. A draft kept so
+      // from one event to the next (seconds, at a model's pace) outlives the young generation, for
+      // every stream open; here both are let go before the wait.
+      let step: IteratorResult<EngineEvent> | undefined;
+      let out: SvgStreamEvent | undefined;
+      try {
+        for (;;) {
+          step = await events.next();
+          if (step.done) break;
+          out = step.value.type === 'content' ? await wire.delivering(step.value) : wire.translate(step.value);
+          step = undefined;
+          if (out === undefined) continue;
+          started = true;
+          yield out;
+          out = undefined;
+        }
+      } finally {
+        // Leaving early (the consumer stopped, or a failure here) ends the engine's run, as for-await would.
+        await events.return?.();
       }
     } catch (error) {
       // The client left: nobody to tell; the abort ends the run as it is.
@@ -160,6 +175,13 @@ class WireOutputs {
         this.svgScore = event.svgScore;
         return undefined;
     }
+  }
+
+  /** A content event made ready (an animation measured and checked first) and counted as delivered, or undefined if it failed. */
+  async delivering(event: ContentOf<EngineEvent>): Promise<SvgStreamEvent | undefined> {
+    const out = this.job.operation === 'svg_animate' ? await this.animation(event) : this.content(event);
+    if (out) await this.hooks.delivered?.(event.usage);
+    return out;
   }
 
   /** An animation's content event: measured, checked and scored before it is delivered. */
