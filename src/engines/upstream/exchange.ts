@@ -87,25 +87,18 @@ const DONE = Symbol('done');
  * what the engine's streams use.
  */
 export class Exchange<T extends { accepted?: true }> {
-  private readonly reception: Reception<T>;
-  private readonly timers: CallTimers;
-  private readonly startedAt = performance.now();
+  // Set when the call starts (open), not when it is made: a stream() not yet iterated runs no timer.
+  private reception!: Reception<T>;
+  private timers!: CallTimers;
+  private startedAt = 0;
   private failure?: UpstreamFailure;
   private readonly onAbort = () => this.reception.abort(this.call.signal.reason);
 
   constructor(
     private readonly settings: ExchangeSettings,
     private readonly call: CompletionCall,
-    reader: Reader<T>,
-  ) {
-    this.timers = new CallTimers(
-      { expire: () => this.reception.abort(FINISHED), holding: () => this.reception.paused || this.reception.queued },
-      call,
-      settings.connectTimeoutMs,
-      settings.idleTimeoutMs ?? call.firstTokenTimeoutMs,
-    );
-    this.reception = new Reception(reader, settings.limits, receptionHooks(this.timers));
-  }
+    private readonly reader: Reader<T>,
+  ) {}
 
   /**
    * Yields the deltas as they are read, in batches (those read together), `accepted` first;
@@ -162,10 +155,18 @@ export class Exchange<T extends { accepted?: true }> {
 
   /** Sends the request and waits for its status: a 200 opens the answer, anything else throws. */
   private async open({ path, body, headers }: ExchangeRequest): Promise<void> {
-    const { call, reception } = this;
+    const { call, settings } = this;
+    this.startedAt = performance.now();
+    this.timers = new CallTimers(
+      { expire: () => this.reception.abort(FINISHED), holding: () => this.reception.paused || this.reception.queued },
+      call,
+      settings.connectTimeoutMs,
+      settings.idleTimeoutMs ?? call.firstTokenTimeoutMs,
+    );
+    const reception = (this.reception = new Reception(this.reader, settings.limits, receptionHooks(this.timers)));
     if (call.signal.aborted) throw call.signal.reason;
     call.signal.addEventListener('abort', this.onAbort, { once: true });
-    this.settings.pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, reception);
+    settings.pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, reception);
     while (reception.status === undefined && !reception.error) await reception.changed();
     if (reception.status === undefined) return this.fail(reception.error!.reason, connectFailureOf(reception.error!.reason));
     if (reception.status === 200) return;

@@ -160,6 +160,21 @@ describe('the upstream client', { timeout: 15_000 }, () => {
     assert.equal(text, '<svg><rect/>');
   });
 
+  it('starts nothing for a stream that is not iterated yet: no request, no deadline timer', async () => {
+    let requests = 0;
+    handler = (_request, response) => {
+      requests++;
+      response.end();
+    };
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const streams = Array.from({ length: 5 }, () => client.complete(call()));
+    assert.equal(timers(), before, 'no timer runs for a call nobody reads');
+    await sleep(20);
+    assert.equal(requests, 0);
+    for (const stream of streams) await stream.return(undefined);
+  });
+
   it('hands a long answer to completeInto a batch at a time within the turn budget, giving the event loop its turn in between', async () => {
     const pieces = Array.from({ length: 2_000 }, (_, i) => `<g id="p${i}"/>`);
     handler = (_request, response) => {
