@@ -98,6 +98,16 @@ describe('drafts of streamed model answers', () => {
     assert.match(drafts[1]!, /<rect/);
   });
 
+  it('show everything so far of an answer in thousands of small tokens, in order', () => {
+    const shapes = Array.from({ length: 200 }, (_, i) => `<rect x="${i}" y="${i}" width="3" height="3"/>`);
+    const answer = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256">${shapes.join('')}</svg>`;
+    assert.ok(tokens(answer).length > 2_000);
+    const last = draftsOf(answer).at(-1)!;
+    const drawn = [...last.matchAll(/<rect x="(\d+)"/g)].map((match) => Number(match[1]));
+    assert.ok(drawn.length >= 175, `${drawn.length} of 200 shapes in the last draft`);
+    assert.deepEqual(drawn, drawn.map((_, i) => i), 'every shape so far, in order');
+  });
+
   it('do not come from reasoning: an SVG inside <think> is not drafted', () => {
     assert.deepEqual(draftsOf('<think>maybe <svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg></think>'), []);
   });

@@ -21,6 +21,9 @@ export const DRAFT_MAX_CHARS = 32 * 1024;
  */
 const DRAFT_GROWTH = 1 / 8;
 
+/** Pieces of the SVG kept apart before they are joined into one (see DraftMaker.attempt). */
+const MOST_PIECES = 256;
+
 /** A drawing element's start tag, closed: what the first draft needs at the least. */
 const CLOSED_SHAPE_TAG = new RegExp(`<(?:${DRAWING_ELEMENTS.join('|')})[\\s/>][^<]*>`, 'i');
 
@@ -109,9 +112,11 @@ export class DraftMaker {
       if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
     }
     this.unseenClose = false;
-    // Joined afresh each time, not kept: the pieces are the answer's own (kept anyway), while a
-    // joined copy kept from one draft to the next would outlive the young generation.
+    // Joined afresh each time and kept only once the pieces are many: they are the answer's own
+    // (kept anyway), while a joined copy kept from one draft to the next would outlive the young
+    // generation; past MOST_PIECES, an array of thousands of tokens would outweigh their text.
     const svg = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    if (this.pieces.length > MOST_PIECES) this.pieces = [svg];
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
     if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;
