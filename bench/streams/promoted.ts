@@ -8,6 +8,8 @@
  * Usage, during the steady state of a paced run (after its 20 warm-up streams and its ramp):
  *   node --import tsx bench/streams/run.ts --streams=2000 --rate=2 --chars=16 --ramp-ms=10000 --node-flags=--inspect=127.0.0.1:9330 &
  *   sleep 90; node --import tsx bench/streams/promoted.ts 9330 40
+ * With a third argument `all`, every allocation is counted, those a scavenge collected too: what
+ * sets how often scavenges come (bench/README.md, *Less kept from one event to the next*).
  * (V8's sampling heap profiler, `includeObjectsCollectedByMajorGC`, through the inspector protocol.)
  */
 import { WebSocket } from 'undici';
@@ -25,6 +27,8 @@ interface SamplingProfile {
 const port = Number(process.argv[2] ?? 9229);
 const seconds = Number(process.argv[3] ?? 30);
 const TOP = 25;
+/** Count what scavenges collected too: everything allocated, not only what outlived them. */
+const all = process.argv[4] === 'all';
 
 const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
 const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
@@ -43,7 +47,7 @@ const send = <T>(method: string, params: object = {}) =>
   });
 
 await send('HeapProfiler.enable');
-await send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+await send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: all });
 await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const { profile } = await send<{ profile: SamplingProfile }>('HeapProfiler.stopSampling');
 socket.close();
@@ -74,5 +78,5 @@ for (const sample of profile.samples) {
 }
 const top = (sizes: Map<string, number>) =>
   [...sizes].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([name, size]) => `${(size / 1e6).toFixed(2).padStart(8)} MB  ${name}`);
-console.log(`outlived the young generation: ${(total / 1e6).toFixed(1)} MB in ${seconds} s`);
+console.log(`${all ? 'allocated' : 'outlived the young generation'}: ${(total / 1e6).toFixed(1)} MB in ${seconds} s`);
 console.log(['by function:', ...top(byFunction), '', 'by call stack:', ...top(byStack)].join('\n'));
