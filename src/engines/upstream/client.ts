@@ -1,7 +1,7 @@
 import { Pool } from 'undici';
 import { SVG_MAX_BYTES } from '../../contract/media-size.ts';
 import type { Reader } from './reception.ts';
-import { errorMessageOf, Exchange, UpstreamError, type CompletionCall, type ExchangeRequest, type ExchangeSettings, type UpstreamCallReport } from './exchange.ts';
+import { errorMessageOf, Exchange, UpstreamError, type CompletionCall, type ExchangeSettings, type UpstreamCallReport } from './exchange.ts';
 import type { TextSlot } from './chunk-template.ts';
 
 /** Where and how to call one OpenAI-compatible server. */
@@ -129,8 +129,14 @@ export class UpstreamClient {
     // undici's own connect timeout runs on a coarse timer (it fires up to a second late): the
     // client keeps a precise one per call (exchange.ts), and undici's is left to close the socket.
     this.pool = new Pool(base.origin, { connect: { timeout: endpoint.connectTimeoutMs }, keepAliveTimeout: 30_000 });
+    this.headers = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+      ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+    };
     this.settings = {
       pool: this.pool,
+      headers: this.headers,
       limits: {
         outputBytes,
         frameBytes: JSON_ESCAPE_FACTOR * outputBytes + FRAME_ALLOWANCE_BYTES,
@@ -140,11 +146,6 @@ export class UpstreamClient {
       idleTimeoutMs: endpoint.idleTimeoutMs,
       onCallEnd: endpoint.onCallEnd,
     };
-    this.headers = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream, application/json',
-      ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-    };
   }
 
   /**
@@ -152,7 +153,7 @@ export class UpstreamClient {
    * upstream did wrong, or the caller's abort reason when the caller went away.
    */
   complete(call: CompletionCall): AsyncGenerator<CompletionDelta[]> {
-    return this.exchange(call, COMPLETIONS).stream(this.request(this.completionsPath, call));
+    return this.exchange(call, COMPLETIONS).stream(this.completionsPath);
   }
 
   /**
@@ -161,7 +162,7 @@ export class UpstreamClient {
    * (what waits between two tokens is what thousands of open streams cost the collector).
    */
   completeInto(call: CompletionCall, deliver: (deltas: CompletionDelta[]) => void): Promise<void> {
-    return this.exchange(call, COMPLETIONS).into(this.request(this.completionsPath, call), deliver);
+    return this.exchange(call, COMPLETIONS).into(this.completionsPath, deliver);
   }
 
   /**
@@ -170,7 +171,7 @@ export class UpstreamClient {
    * of the contract is complete()'s.
    */
   respond(call: CompletionCall): AsyncGenerator<ResponsesStreamDelta[]> {
-    return this.exchange(call, RESPONSES).stream(this.request(this.responsesPath, call));
+    return this.exchange(call, RESPONSES).stream(this.responsesPath);
   }
 
   /**
@@ -178,17 +179,11 @@ export class UpstreamClient {
    * `images/generations`), read by `reader`: the same deadlines, limits and failures as complete().
    */
   call<T extends { accepted?: true }>(endpoint: string, call: CompletionCall, reader: Reader<T>): AsyncGenerator<T[]> {
-    return this.exchange(call, reader).stream(this.request(`${this.prefix}/${endpoint}`, call));
+    return this.exchange(call, reader).stream(`${this.prefix}/${endpoint}`);
   }
 
   private exchange<T extends { accepted?: true }>(call: CompletionCall, reader: Reader<T>): Exchange<T> {
     return new Exchange(this.settings, call, reader);
-  }
-
-  private request(path: string, call: CompletionCall): ExchangeRequest {
-    const { body } = call;
-    if (!('encoded' in body && body.encoded instanceof Uint8Array)) return { path, body: JSON.stringify(body), headers: this.headers };
-    return { path, body: body.encoded, headers: { ...this.headers, 'content-type': String(body.contentType) } };
   }
 
   /** Whether the server answers `GET {base_url}/models` with a 2xx before `signal` ends (an active health check). */

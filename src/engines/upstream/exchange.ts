@@ -59,19 +59,14 @@ const DRAIN_AFTER_DONE_MS = 100;
 /** What every call of one client shares: its connections, and the bounds of an answer. */
 export interface ExchangeSettings {
   pool: Pool;
+  /** Sent with every request; an encoded body brings its own content type. */
+  headers: Record<string, string>;
   limits: ReceptionLimits;
   connectTimeoutMs: number;
   /** Longest gap between two stream events once the first token came (default: the call's first-token timeout). */
   idleTimeoutMs?: number;
   /** Told when each call ends, however it ends (metrics). */
   onCallEnd?: (report: UpstreamCallReport) => void;
-}
-
-/** The request of one exchange, encoded by its client. */
-export interface ExchangeRequest {
-  path: string;
-  body: string | Uint8Array;
-  headers: Record<string, string>;
 }
 
 /** What `next()` says when it has no deltas to hand over. */
@@ -104,9 +99,9 @@ export class Exchange<T extends { accepted?: true }> {
    * Yields the deltas as they are read, in batches (those read together), `accepted` first;
    * throws UpstreamError for anything the upstream did wrong, or the caller's abort reason.
    */
-  async *stream(request: ExchangeRequest): AsyncGenerator<T[]> {
+  async *stream(path: string): AsyncGenerator<T[]> {
     try {
-      await this.open(request);
+      await this.open(path);
       yield [{ accepted: true } as T];
       for (;;) {
         const turn = yieldIfBusy();
@@ -125,9 +120,9 @@ export class Exchange<T extends { accepted?: true }> {
   }
 
   /** stream(), each batch handed to `deliver` as it is read; resolves at the end of the answer. */
-  async into(request: ExchangeRequest, deliver: (deltas: T[]) => void): Promise<void> {
+  async into(path: string, deliver: (deltas: T[]) => void): Promise<void> {
     try {
-      await this.open(request);
+      await this.open(path);
       deliver([{ accepted: true } as T]);
       await new Promise<void>((resolve, reject) => {
         const pump = () => {
@@ -153,8 +148,8 @@ export class Exchange<T extends { accepted?: true }> {
     }
   }
 
-  /** Sends the request and waits for its status: a 200 opens the answer, anything else throws. */
-  private async open({ path, body, headers }: ExchangeRequest): Promise<void> {
+  /** Sends the request to `path` and waits for its status: a 200 opens the answer, anything else throws. */
+  private async open(path: string): Promise<void> {
     const { call, settings } = this;
     this.startedAt = performance.now();
     this.timers = new CallTimers(
@@ -166,7 +161,7 @@ export class Exchange<T extends { accepted?: true }> {
     const reception = (this.reception = new Reception(this.reader, settings.limits, receptionHooks(this.timers)));
     if (call.signal.aborted) throw call.signal.reason;
     call.signal.addEventListener('abort', this.onAbort, { once: true });
-    settings.pool.dispatch({ path, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, reception);
+    settings.pool.dispatch({ path, method: 'POST', ...encoded(call.body, settings.headers), headersTimeout: 0, bodyTimeout: 0 }, reception);
     while (reception.status === undefined && !reception.error) await reception.changed();
     if (reception.status === undefined) return this.fail(reception.error!.reason, connectFailureOf(reception.error!.reason));
     if (reception.status === 200) return;
@@ -223,6 +218,12 @@ export class Exchange<T extends { accepted?: true }> {
     else if (!reception.closed) setTimeout(() => reception.abort(FINISHED), DRAIN_AFTER_DONE_MS).unref();
     this.settings.onCallEnd?.(callReport((performance.now() - this.startedAt) / 1000, ended, this.failure));
   }
+}
+
+/** The request's body on the wire: JSON, or an encoded body with its own content type. */
+function encoded(body: CompletionCall['body'], headers: Record<string, string>): { body: string | Uint8Array; headers: Record<string, string> } {
+  if (!('encoded' in body && body.encoded instanceof Uint8Array)) return { body: JSON.stringify(body), headers };
+  return { body: body.encoded, headers: { ...headers, 'content-type': String(body.contentType) } };
 }
 
 /**
