@@ -114,6 +114,10 @@ export async function writeEventStream<E>(
       if (res.writableNeedDrain) await drainedOrClosed(res);
       if (closed) break;
       send(formatFrame(frameOf(next.value)));
+      // Taken out of its result too: the promise that brought the result waited for it, so it is
+      // in the old generation, where even dead it keeps what it reaches through every scavenge
+      // until the next full collection (every draft's document, promoted to die there).
+      (next as { value: unknown }).value = undefined;
       next = undefined;
     }
     // What is still batched, the last frame and the end of the body in one write.

@@ -102,7 +102,9 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
       // Not `for await`: while this generator waits for the next event it keeps what its variables
       // last held, and for-await holds the last event where nothing can let it go. A draft kept so
       // from one event to the next (seconds, at a model's pace) outlives the young generation, for
-      // every stream open; here both are let go before the wait.
+      // every stream open; here both are let go before the wait. The event is also taken out of
+      // its result: the promise that brought it waited for it, so it is old by then, and an old
+      // object is a root for every scavenge until the next full collection, dead or not.
       let step: IteratorResult<EngineEvent> | undefined;
       let out: SvgStreamEvent | undefined;
       try {
@@ -110,6 +112,7 @@ export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = 
           step = await events.next();
           if (step.done) break;
           out = step.value.type === 'content' ? await wire.delivering(step.value) : wire.translate(step.value);
+          (step as { value: unknown }).value = undefined;
           step = undefined;
           if (out === undefined) continue;
           started = true;

@@ -92,4 +92,32 @@ describe('the SSE writer', () => {
       await app.close();
     }
   });
+
+  it('takes each event out of the result that brought it, once its frame is written', async () => {
+    const handed: IteratorResult<SseFrame>[] = [];
+    let left = 3;
+    // The results of the producer, kept here as the promise that carried one keeps it (in the old
+    // generation, after a wait for a model's next token): none may still hold its event.
+    const rest: AsyncIterator<SseFrame> = {
+      next: async () => {
+        const result: IteratorResult<SseFrame> = left > 0 ? { value: { event: 'tick', data: { left: left-- } }, done: false } : { value: undefined, done: true };
+        handed.push(result);
+        return result;
+      },
+    };
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      await writeEventStream(reply, { event: 'first', data: {} }, rest, (frame) => frame, () => ({ event: 'error', data: {} }));
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const text = await (await fetch(url)).text();
+      assert.equal(text, 'event: first\ndata: {}\n\n' + [3, 2, 1].map((n) => `event: tick\ndata: {"left":${n}}\n\n`).join('') + 'data: [DONE]\n\n');
+      assert.equal(handed.length, 4);
+      for (const result of handed) assert.equal(result.value, undefined, 'no result still holds its event');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -100,4 +100,31 @@ describe('model output passes the same sanitizer as inputs', () => {
     assert.equal(response.data.length, 1);
     assert.equal(response.credits, 2);
   });
+
+  it('takes each event out of the result that brought it, once it is turned into its wire event', async () => {
+    // The results an engine's iterator hands over, kept here as the promise that carried one
+    // keeps it: a result still holding its event would keep a draft's whole document alive.
+    const script: EngineEvent[] = [
+      { type: 'generating', index: 0 },
+      { type: 'draft', index: 0, markup: `${OPEN}<rect width="1" height="1"/></svg>` },
+      { type: 'content', index: 0, markup: `${OPEN}<circle r="1"/></svg>` },
+    ];
+    const handed: IteratorResult<EngineEvent>[] = [];
+    const engine: Engine = {
+      runSvg: () => ({
+        [Symbol.asyncIterator]: () => ({
+          next: async () => {
+            const result: IteratorResult<EngineEvent> = script.length > 0 ? { value: script.shift()!, done: false } : { value: undefined, done: true };
+            handed.push(result);
+            return result;
+          },
+        }),
+      }),
+    };
+    const out: SvgStreamEvent[] = [];
+    for await (const event of runSvgJob(job(), engine)) out.push(event);
+    assert.deepEqual(out.map((event) => event.type), ['generating', 'draft', 'content']);
+    assert.equal(handed.length, 4);
+    for (const result of handed) assert.equal(result.value, undefined, 'no result still holds its event');
+  });
 });
