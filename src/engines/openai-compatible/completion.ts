@@ -3,6 +3,7 @@ import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
 import type { CompletionDelta, UpstreamUsage } from '../upstream/client.ts';
+import { TextPieces } from './text-pieces.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -79,9 +80,9 @@ export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: C
 
 /** One attempt's state: the answer so far, and what of it reached the client. */
 class Attempt {
-  /** The answer's pieces, joined once at the end: a chunk costs in proportion to itself. */
-  private readonly content: string[] = [];
-  private readonly thoughts: string[] = [];
+  /** The answer's pieces, joined in runs and once at the end: a chunk costs in proportion to itself. */
+  private readonly content = new TextPieces();
+  private readonly thoughts = new TextPieces();
   private readonly splitter = new ThinkSplitter();
   private readonly drafts?: DraftMaker;
   private usage?: UpstreamUsage;
@@ -122,8 +123,8 @@ class Attempt {
     if (rest.content) this.content.push(rest.content);
     if (rest.reasoning) this.thoughts.push(rest.reasoning);
     return {
-      text: this.content.join(''),
-      reasoning: this.thoughts.join(''),
+      text: this.content.text(),
+      reasoning: this.thoughts.text(),
       ...(this.usage ? { usage: this.usage } : {}),
       ...(this.finishReason ? { finishReason: this.finishReason } : {}),
       ...(this.refusal ? { refusal: this.refusal } : {}),

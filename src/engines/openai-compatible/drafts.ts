@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ViewBox } from '../../contract/common.ts';
 import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
+import { TextPieces } from './text-pieces.ts';
 
 /** Drafts after the first: at most one per this many milliseconds. */
 export const DRAFT_INTERVAL_MS = 100;
@@ -20,9 +21,6 @@ export const DRAFT_MAX_CHARS = 32 * 1024;
  * the drafts of one answer together cost a small multiple of DRAFT_MAX_CHARS, however it streams.
  */
 const DRAFT_GROWTH = 1 / 8;
-
-/** Pieces of the SVG kept apart before they are joined into one (see DraftMaker.attempt). */
-const MOST_PIECES = 256;
 
 /** A drawing element's start tag, closed: what the first draft needs at the least. */
 const CLOSED_SHAPE_TAG = new RegExp(`<(?:${DRAWING_ELEMENTS.join('|')})[\\s/>][^<]*>`, 'i');
@@ -51,7 +49,7 @@ export class DraftMaker {
   /** The end of the content seen so far: a `<svg` may be split across two chunks. */
   private tail = '';
   /** The text from one character before the first `<svg` (a JSON string's quote), in the pieces it came in. */
-  private pieces: string[] = [];
+  private pieces = new TextPieces();
   private length = 0;
   /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
   private state: 'waiting' | 'drafting' | 'done' = 'waiting';
@@ -90,7 +88,7 @@ export class DraftMaker {
    * `<svg>`, or a model that starts over) is the extractor's to decide, as for the content.
    */
   private begin(svg: string): void {
-    this.pieces = [svg];
+    this.pieces = new TextPieces(svg);
     this.length = svg.length;
     this.state = svg.length > DRAFT_MAX_CHARS ? 'done' : 'drafting';
   }
@@ -100,7 +98,7 @@ export class DraftMaker {
     this.length += content.length;
     if (this.length > DRAFT_MAX_CHARS) {
       this.state = 'done';
-      this.pieces = [];
+      this.pieces = new TextPieces();
     }
   }
 
@@ -112,11 +110,9 @@ export class DraftMaker {
       if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
     }
     this.unseenClose = false;
-    // Joined afresh each time and kept only once the pieces are many: they are the answer's own
-    // (kept anyway), while a joined copy kept from one draft to the next would outlive the young
-    // generation; past MOST_PIECES, an array of thousands of tokens would outweigh their text.
-    const svg = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
-    if (this.pieces.length > MOST_PIECES) this.pieces = [svg];
+    // Joined afresh each time, not kept: a joined copy kept from one draft to the next would
+    // outlive the young generation, while the pieces (in runs) are kept anyway.
+    const svg = this.pieces.text();
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
     if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;
