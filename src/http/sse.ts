@@ -94,6 +94,7 @@ export async function writeEventStream<E>(
       process.nextTick(flushAtTickEnd);
     }
   };
+
   observer?.streamOpened();
   try {
     send(formatFrame(frameOf(first)));

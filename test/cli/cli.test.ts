@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ModelList } from '../../src/contract/models.ts';
 import { describeRun, inkwell, ok, scratchDirs, type CliResult } from '../helpers/cli.ts';
 import { assertMatches } from '../helpers/schemas.ts';

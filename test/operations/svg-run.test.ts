@@ -50,7 +50,6 @@ async function run(events: EngineEvent[], outputs = 1): Promise<SvgStreamEvent[]
 
 const OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">';
 const LEVEL = (n: number) => `<g id="l${n}">${`<use href="#l${n - 1}"/>`.repeat(10)}</g>`;
-const BOMB_PARTS = ['<defs><rect id="l0" width="1" height="1"/>', ...Array.from({ length: 10 }, (_, i) => LEVEL(i + 1))];
 
 describe('model output passes the same sanitizer as inputs', () => {
   it('never emits a content document that expands past the budget: the output fails with model_error', async () => {

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Sqlite, sqliteDriverPackage } from '../../src/store/sqlite-driver.ts';
+import { sqliteDriverPackage } from '../../src/store/sqlite-driver.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
