@@ -33,6 +33,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Another build's bin/inkwell.js (bench/side-by-side.ts); this checkout's by default. */
   bin?: string;
+  /** Another Node binary for the server (with a `bin` whose native modules were built by it); this one's by default. */
+  node?: string;
   /** Catalog entries instead of the gateway benchmark's (then upstreamUrl and pacedUrl go unused). */
   models?: object[];
   /** More top-level config sections (e.g. `metrics`). */
@@ -95,7 +97,7 @@ export async function startInkwell(options: ServerOptions): Promise<InkwellProce
       },
     }),
   );
-  const args = ['-c', String(options.cpu), ...(options.wrapper ?? []), process.execPath, ...(options.nodeFlags ?? []), options.bin ?? BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
+  const args = ['-c', String(options.cpu), ...(options.wrapper ?? []), options.node ?? process.execPath, ...(options.nodeFlags ?? []), options.bin ?? BIN, 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--config', configFile, '--log-level', 'silent'];
   // Own process group (detached), so cleanup reaches everything the server runs under it.
   const child: ChildProcess = spawn('taskset', args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, ...options.env },

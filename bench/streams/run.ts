@@ -18,16 +18,16 @@
  * the ledger reconciled (credits charged against streams completed).
  * `--server=floor|floor-parse` runs floor-proxy.ts in Inkwell's place (the least a Node process does per
  * stream); `--rate=0 --connections=N` is the unpaced harness (every chunk at once, a closed loop).
- * `--heap-snapshot` adds a diagnosis (not a figure): the server's heap once every stream is open, by
- * constructor per stream carried; `--node-flags` runs the server with V8 settings to compare.
+ * `--heap-snapshot` adds a diagnosis (not a figure): what the server's heap holds once every stream is
+ * open, less the warm server's, by constructor per stream carried; `--node-flags` runs the server with V8 settings to compare.
  * Streams arrive in model-server batches of `--batch` (default 256; 0: one batch), each batch's
  * chunks together and the batches out of phase (paced-upstream.ts).
  * Usage: node --import tsx bench/streams/run.ts [--streams=N] [--rate=N] [--chars=N] [--ramp-ms=N] [--batch=N]
- *          [--connections=N] [--server=inkwell|floor|floor-parse] [--bin=DIR/bin/inkwell.js] [--profile]
+ *          [--connections=N] [--server=inkwell|floor|floor-parse] [--bin=DIR/bin/inkwell.js] [--node=NODE] [--profile]
  *          [--heap-snapshot] [--node-flags="--max-semi-space-size=64"]
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
@@ -49,6 +49,8 @@ const { values: flags } = parseArgs({
     // A closed loop on this many kept-alive connections instead of a ramp (the unpaced harness, with --rate=0).
     connections: { type: 'string' },
     bin: { type: 'string' },
+    // Another Node binary for the server (Node 22 or 24, say), with a --bin checkout whose npm ci ran under it.
+    node: { type: 'string' },
     // inkwell, or the floor (floor-proxy.ts): the least a Node process does per stream; floor-parse also parses every event.
     server: { type: 'string', default: 'inkwell' },
     // The server under --cpu-prof: self time per function and file over the load (bench/gateway/profile.ts).
@@ -259,6 +261,7 @@ async function startServer(upstreamUrl: string): Promise<Server> {
     pacedUrl: '',
     maxConcurrency: streams,
     ...(flags.bin ? { bin: flags.bin } : {}),
+    ...(flags.node ? { node: flags.node } : {}),
     nodeFlags: [
       ...flags['node-flags']!.split(' ').filter(Boolean),
       ...(flags.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
@@ -298,7 +301,8 @@ async function memoryBreakdown(metricsPort: number): Promise<string> {
  * The heap snapshot's self sizes by node type and name (an object's constructor), largest first,
  * per stream carried: what each stream keeps.
  */
-function summarizeHeap(file: string, streamsCarried: number): void {
+/** A heap snapshot's self sizes by type (objects, closures and natives by constructor): bytes and count. */
+function heapByConstructor(file: string): Map<string, { bytes: number; count: number }> {
   const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
     snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
     nodes: number[];
@@ -308,22 +312,51 @@ function summarizeHeap(file: string, streamsCarried: number): void {
   const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
   const types = snapshot.snapshot.meta.node_types[0];
   const totals = new Map<string, { bytes: number; count: number }>();
-  let all = 0;
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const type = types[snapshot.nodes[i + typeAt]!]!;
     const named = type === 'object' || type === 'native' || type === 'closure';
     const key = named ? `${type} ${snapshot.strings[snapshot.nodes[i + nameAt]!]}` : type;
-    const size = snapshot.nodes[i + sizeAt]!;
     const entry = totals.get(key) ?? { bytes: 0, count: 0 };
-    entry.bytes += size;
+    entry.bytes += snapshot.nodes[i + sizeAt]!;
     entry.count++;
     totals.set(key, entry);
-    all += size;
   }
+  return totals;
+}
+
+/**
+ * What the carried streams added to the heap: the snapshot taken with them open, less the warm
+ * server's (taken before the load), by constructor per stream, so the server's own code and
+ * state are not spread over the streams.
+ */
+function summarizeHeap(baselineFile: string, loadedFile: string, streamsCarried: number): void {
+  const baseline = heapByConstructor(baselineFile);
+  const loaded = heapByConstructor(loadedFile);
+  const sum = (totals: typeof loaded) => [...totals.values()].reduce((all, { bytes }) => all + bytes, 0);
   const per = Math.max(1, streamsCarried);
-  console.log(`heap snapshot: ${(all / 1048576).toFixed(0)} MB live with ${streamsCarried} streams carried; per stream, by type and constructor:`);
-  for (const [key, { bytes, count }] of [...totals].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 30)) {
-    console.log(`  ${(bytes / per / 1024).toFixed(1).padStart(7)} KB ${(count / per).toFixed(1).padStart(7)} ×  ${key}`);
+  const added = [...loaded].map(([key, { bytes, count }]) => {
+    const before = baseline.get(key) ?? { bytes: 0, count: 0 };
+    return { key, bytes: bytes - before.bytes, count: count - before.count };
+  });
+  const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+  console.log(`heap snapshots: ${mb(sum(baseline))} MB live when warm, ${mb(sum(loaded))} MB with ${streamsCarried} streams carried (${((sum(loaded) - sum(baseline)) / per / 1024).toFixed(1)} KB a stream); added per stream, by type and constructor:`);
+  for (const { key, bytes, count } of added.sort((a, b) => b.bytes - a.bytes).slice(0, 30)) {
+    console.log(`  ${(bytes / per / 1024).toFixed(2).padStart(7)} KB ${(count / per).toFixed(1).padStart(7)} ×  ${key}`);
+  }
+}
+
+/** Asks the server for a heap snapshot and waits until it is written (the file named and its size settled). */
+async function heapSnapshot(pid: number): Promise<string> {
+  const before = new Set(readdirSync(PROFILE_DIR));
+  process.kill(pid, 'SIGUSR2');
+  let size = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    if (!file) continue;
+    const now = statSync(join(PROFILE_DIR, file)).size;
+    if (now > 0 && now === size) return join(PROFILE_DIR, file);
+    size = now;
   }
 }
 
@@ -336,6 +369,7 @@ async function main(): Promise<void> {
     // A few streams first, so the baseline is a warm server (its code compiled, its pools made).
     await child('clients.ts', [server.url, server.liveKey, 'up-paced', '20', '200']).then(({ done }) => done);
     const baselineKb = rssKb(pid);
+    const baselineSnapshot = flags['heap-snapshot'] ? await heapSnapshot(pid) : undefined;
     const creditsBefore = await balanceOf(server);
     const cpuBefore = sampleCpu(pid);
     const splitBefore = userSystemMs(pid);
@@ -344,6 +378,7 @@ async function main(): Promise<void> {
     const windowStart = nowMicros();
     let maxOpen = 0;
     let snapshotAsked = false;
+    let loadedSnapshot: Promise<string> | undefined;
     let memoryLine = '';
     await upstreamStats(String(upstream.first.url), true);
     const carrying = rssWhileCarrying(pid, String(upstream.first.url));
@@ -360,7 +395,7 @@ async function main(): Promise<void> {
         if (flags['heap-snapshot'] && line.open === streams && !snapshotAsked) {
           snapshotAsked = true;
           // Once the last streams are past their start: where the memory is (before the snapshot's collection), then the snapshot.
-          setTimeout(() => void memoryBreakdown(metricsPort).then((line) => (memoryLine = line)).finally(() => process.kill(pid, 'SIGUSR2')), 2000);
+          setTimeout(() => void memoryBreakdown(metricsPort).then((line) => (memoryLine = line)).finally(() => (loadedSnapshot = heapSnapshot(pid))), 2000);
         }
         // The window of the event-loop figures ends once most streams are done.
         if (maxOpen === streams && line.open < streams / 10) lagWindow ??= loopAndCollector(metricsPort);
@@ -389,12 +424,12 @@ async function main(): Promise<void> {
       for (const f of byFile.slice(0, 15)) console.log(`  ${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.name}`);
     }
     if (flags['heap-snapshot']) {
-      const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.heapsnapshot'));
       console.log(memoryLine);
-      if (file) summarizeHeap(join(PROFILE_DIR, file), carried);
+      if (baselineSnapshot && loadedSnapshot) summarizeHeap(baselineSnapshot, await loadedSnapshot, carried);
     }
     const report = {
       streams,
+      node: flags.node ? execFileSync(flags.node, ['--version'], { encoding: 'utf8' }).trim() : process.version,
       ...(flags['node-flags'] ? { node_flags: flags['node-flags'] } : {}),
       rate_per_s: Number(flags.rate),
       batch: Number(flags.batch) || 'all',

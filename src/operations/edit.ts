@@ -3,9 +3,10 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
+import type { EventPipe } from '../engines/event-pipe.ts';
 
 /** POST /v1/svgs/edits: the supplied SVG changed as the instruction says. */
-export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
+export async function editSvg(deps: OperationDeps, ctx: OperationContext, body: EditRequest): Promise<EventPipe<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_edit');
   const source = deps.media.prepareSvg(body.svg, body.svg_source, 'svg_source');
   assertTakesImages(model, body.reference_images?.length ?? 0, 'reference_images');

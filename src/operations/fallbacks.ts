@@ -35,8 +35,8 @@ export function servingOrder(deps: OperationDeps, ctx: OperationContext, model: 
 }
 
 /** One admitted run on one entry: its events (billed as it goes) and its admission. */
-export interface AdmittedRun<E> {
-  events: AsyncGenerator<E>;
+export interface AdmittedRun<S> {
+  events: S;
   admitted: Admitted;
 }
 
@@ -48,11 +48,17 @@ export interface AdmittedRun<E> {
  * at the price of the entry that serves it. A fallback the request cannot be admitted to (its
  * price, its limits) is passed over. Any other failure or a client that left is the answer; when
  * no entry could serve, the requested entry's 503 is. `ctx.served` names the entry that served.
+ * The serving run's events are returned with their first, read to choose, put back by `putBack`.
  */
-export async function* servedInOrder<E>(ctx: OperationContext, order: CatalogModel[], start: (model: CatalogModel) => Promise<AdmittedRun<E>>): AsyncGenerator<E> {
+export async function servedInOrder<E, S extends AsyncIterator<E>>(
+  ctx: OperationContext,
+  order: CatalogModel[],
+  start: (model: CatalogModel) => Promise<AdmittedRun<S>>,
+  putBack: (first: E, events: S) => S,
+): Promise<S> {
   let unavailable: ApiError | undefined;
   for (const [index, model] of order.entries()) {
-    let run: AdmittedRun<E>;
+    let run: AdmittedRun<S>;
     try {
       run = await start(model);
     } catch (error) {
@@ -72,10 +78,7 @@ export async function* servedInOrder<E>(ctx: OperationContext, order: CatalogMod
       continue;
     }
     ctx.served?.(model.entry.id);
-    if (first.done) return;
-    yield first.value;
-    yield* run.events;
-    return;
+    return first.done ? run.events : putBack(first.value, run.events);
   }
   throw unavailable!;
 }

@@ -5,9 +5,10 @@ import type { OperationContext, OperationDeps } from './context.ts';
 import { assertTakesImages, resolveModel } from './resolve-model.ts';
 import { svgJobBase } from './svg-job.ts';
 import { admitSvgJob } from './svg-run.ts';
+import type { EventPipe } from '../engines/event-pipe.ts';
 
 /** POST /v1/svgs/generations: n documents from a prompt and optional references. */
-export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): Promise<AsyncGenerator<SvgStreamEvent>> {
+export async function generateSvgs(deps: OperationDeps, ctx: OperationContext, body: GenerationRequest): Promise<EventPipe<SvgStreamEvent>> {
   const model = resolveModel(deps.catalog, ctx.principal, body.model, 'svg_generate');
   const inputs = body.references ?? [];
   if (inputs.length > model.entry.max_references) {

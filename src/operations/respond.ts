@@ -189,7 +189,12 @@ export async function createResponse(
     return events;
   }
   const first = await start(model);
-  return servedInOrder(ctx, order, (serving) => (serving === model ? Promise.resolve(first) : start(serving)));
+  return servedInOrder(ctx, order, (serving) => (serving === model ? Promise.resolve(first) : start(serving)), (event: ResponsesStreamEvent, events) =>
+    (async function* () {
+      yield event;
+      yield* events;
+    })(),
+  );
 }
 
 /**
@@ -203,7 +208,7 @@ async function admitResponse(
   body: ResponsesRequest,
   imageCount: number,
   images: Map<object, ImageRef>,
-): Promise<AdmittedRun<ResponsesStreamEvent>> {
+): Promise<AdmittedRun<AsyncGenerator<ResponsesStreamEvent>>> {
   const own = deps.engines.engineFor(model);
   const engine = engineFor(deps, ctx, model);
   if (!engine.respond || !own.responsesTokenBounds || model.entry.billing.kind !== 'token_usage') {

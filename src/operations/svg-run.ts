@@ -3,6 +3,7 @@ import { newId } from '../contract/ids.ts';
 import type { SvgDocument, SvgResponse, SvgStreamEvent } from '../contract/svgs.ts';
 import { wireUsage, type TokenUsage, type Usage } from '../contract/usage.ts';
 import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engines/engine.ts';
+import { EventPipe, type EventSink } from '../engines/event-pipe.ts';
 import type { AnimationReport } from '../svg/animation/measure.ts';
 import { SvgParseError } from '../svg/parse.ts';
 import { finishDraft, finishSvg } from '../svg/pipeline.ts';
@@ -28,7 +29,7 @@ function errorEvent(error: ApiError, requestId: string): ErrorEvent {
  * token-priced job may cost (the sandbox stands in for it on test keys, the costs stay the model's).
  * A model that cannot serve (503 before any output) hands the job to its fallbacks (fallbacks.ts).
  */
-export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AsyncGenerator<SvgStreamEvent>> {
+export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<EventPipe<SvgStreamEvent>> {
   const order = servingOrder(deps, ctx, job.model, { operation: job.operation, images: imagesOf(job), references: job.operation === 'svg_generate' ? job.references.length : 0 });
   if (order.length === 1) {
     const { events } = await admitOn(deps, ctx, job);
@@ -37,11 +38,14 @@ export async function admitSvgJob(deps: OperationDeps, ctx: OperationContext, jo
   }
   // The first entry's admission comes first, as without fallbacks: a 402 or 429 is answered before any model work.
   const first = await admitOn(deps, ctx, job);
-  return servedInOrder(ctx, order, (model) => (model === job.model ? Promise.resolve(first) : admitOn(deps, ctx, { ...job, model })));
+  return servedInOrder(ctx, order, (model) => (model === job.model ? Promise.resolve(first) : admitOn(deps, ctx, { ...job, model })), (event: SvgStreamEvent, events) => {
+    events.unshift(event);
+    return events;
+  });
 }
 
 /** The job admitted and run on its model's engine (the sandbox for a test key). */
-async function admitOn(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AdmittedRun<SvgStreamEvent>> {
+async function admitOn(deps: OperationDeps, ctx: OperationContext, job: SvgJob): Promise<AdmittedRun<EventPipe<SvgStreamEvent>>> {
   const tokens = job.model.entry.billing.kind === 'token_usage' ? deps.engines.engineFor(job.model).tokenBounds?.(job) : undefined;
   const admitted = await admit(deps, ctx, { model: job.model, operation: job.operation, outputs: outputsOf(job), tokens, streaming: job.streaming });
   // Billing rides on the run's own hooks rather than a generator around it: every generator an
@@ -92,52 +96,182 @@ export interface RunHooks {
  * event: engines whose output is correct by construction, such as the sandbox, score it without
  * rendering); otherwise frames are rendered and checked, and an output whose frames do not differ
  * fails the same way.
+ *
+ * The stream is pulled or pushed (EventPipe). An engine whose run can push (its EventChannel)
+ * pushes its events through here to the consumer as they come, so a stream waiting for a model's
+ * next token holds no promise at any layer; other engines are pulled here and pushed on.
  */
-export async function* runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = {}): AsyncGenerator<SvgStreamEvent> {
-  const wire = new WireOutputs(job, hooks);
-  let started = false;
-  try {
+export function runSvgJob(job: SvgJob, engine: Engine, hooks: RunHooks = {}): EventPipe<SvgStreamEvent> {
+  return new SvgRun(job, engine, hooks).events;
+}
+
+/** One job's run: the engine's events in, the wire events out, in order. */
+class SvgRun implements EventSink<EngineEvent> {
+  readonly events: EventPipe<SvgStreamEvent>;
+  private readonly wire: WireOutputs;
+  private source: AsyncIterator<EngineEvent> | undefined;
+  /** A wire event went out: a failure from here on is an `error` event, not a thrown error. */
+  private started = false;
+  /** A content event being delivered (counted, an animation measured): the events after it wait. */
+  private busy = false;
+  private readonly backlog: EngineEvent[] = [];
+  /** How the engine's events ended, once they have (handled after the backlog). */
+  private sourceEnd: { error?: unknown } | undefined;
+  /** Closing (the end handled, or the consumer left): nothing more goes out. */
+  private over = false;
+  private settled: Promise<void> | undefined;
+  private delivering: Promise<void> | undefined;
+
+  constructor(
+    private readonly job: SvgJob,
+    private readonly engine: Engine,
+    private readonly hooks: RunHooks,
+  ) {
+    this.wire = new WireOutputs(job, hooks);
+    this.events = new EventPipe({ begin: () => this.begin(), left: () => this.leave() });
+  }
+
+  event(event: EngineEvent): void {
+    if (this.over || this.sourceEnd) return;
+    if (this.busy) this.backlog.push(event);
+    else this.take(event);
+  }
+
+  end(error?: unknown): void {
+    if (this.over || this.sourceEnd) return;
+    this.sourceEnd = error === undefined ? {} : { error };
+    if (!this.busy) void this.close();
+  }
+
+  private begin(): void {
+    let source: AsyncIterator<EngineEvent>;
     try {
-      const events = engine.runSvg(job)[Symbol.asyncIterator]();
-      // Not `for await`: while this generator waits for the next event it keeps what its variables
-      // last held, and for-await holds the last event where nothing can let it go. A draft kept so
-      // from one event to the next (seconds, at a model's pace) outlives the young generation, for
-      // every stream open; here both are let go before the wait. The event is also taken out of
-      // its result: the promise that brought it waited for it, so it is old by then, and an old
-      // object is a root for every scavenge until the next full collection, dead or not.
-      let step: IteratorResult<EngineEvent> | undefined;
-      let out: SvgStreamEvent | undefined;
-      try {
-        for (;;) {
-          step = await events.next();
-          if (step.done) break;
-          out = step.value.type === 'content' ? await wire.delivering(step.value) : wire.translate(step.value);
-          (step as { value: unknown }).value = undefined;
-          step = undefined;
-          if (out === undefined) continue;
-          started = true;
-          yield out;
-          out = undefined;
-        }
-      } finally {
-        // Leaving early (the consumer stopped, or a failure here) ends the engine's run, as for-await would.
-        await events.return?.();
+      source = this.engine.runSvg(this.job)[Symbol.asyncIterator]();
+    } catch (error) {
+      return this.end(error);
+    }
+    this.source = source;
+    if (source instanceof EventPipe) source.listen(this);
+    else void this.pump(source);
+  }
+
+  /**
+   * An engine that only yields: each event pulled and taken as if pushed. A content event's
+   * delivery is waited for before the next pull, as the engine waited for its consumer before.
+   */
+  private async pump(source: AsyncIterator<EngineEvent>): Promise<void> {
+    // The result is let go before each wait, and its event taken out of it (the promise that
+    // brought it is old by then, and an old object keeps what it reaches through every scavenge).
+    let step: IteratorResult<EngineEvent> | undefined;
+    try {
+      while (!this.over) {
+        step = await source.next();
+        if (step.done) break;
+        this.event(step.value);
+        (step as { value: unknown }).value = undefined;
+        step = undefined;
+        if (this.delivering) await this.delivering;
       }
     } catch (error) {
+      return this.end(error);
+    }
+    this.end();
+  }
+
+  private take(event: EngineEvent): void {
+    if (event.type === 'content') {
+      this.busy = true;
+      this.delivering = this.deliver(event);
+      return;
+    }
+    let out: SvgStreamEvent | undefined;
+    try {
+      out = this.wire.translate(event);
+    } catch (error) {
+      return this.fail(error);
+    }
+    if (out) this.emit(out);
+  }
+
+  private emit(out: SvgStreamEvent): void {
+    this.started = true;
+    this.events.push(out);
+  }
+
+  /** A content event made ready and counted, then what waited behind it, then the end if it came. */
+  private async deliver(event: ContentOf<EngineEvent>): Promise<void> {
+    try {
+      const out = await this.wire.delivering(event);
+      if (out && !this.over) this.emit(out);
+    } catch (error) {
+      this.fail(error);
+    }
+    this.busy = false;
+    this.delivering = undefined;
+    while (!this.busy && this.backlog.length > 0) this.take(this.backlog.shift()!);
+    if (!this.busy && this.sourceEnd && !this.over) await this.close();
+  }
+
+  /** A failure here (counting a delivery, making a wire event): the engine is stopped, the run ends with it. */
+  private fail(error: unknown): void {
+    this.backlog.length = 0;
+    this.sourceEnd ??= { error };
+    this.source?.return?.()?.catch(() => undefined);
+    if (!this.busy) void this.close();
+  }
+
+  /** The engine's events are over: the closing `error` event if outputs failed, billing settled, then the end. */
+  private async close(): Promise<void> {
+    if (this.over) return;
+    this.over = true;
+    const error = this.sourceEnd?.error;
+    let failure: unknown;
+    try {
+      failure = this.closingFailure(error);
+    } catch (closing) {
+      failure = closing;
+    }
+    try {
+      await this.settle();
+    } catch (settling) {
+      failure ??= settling;
+    }
+    this.events.finish(failure);
+  }
+
+  /** What the run's end is: a failure to throw (before any event), or none, after a closing `error` event if outputs failed. */
+  private closingFailure(error: unknown): unknown {
+    let failure: unknown;
+    if (error !== undefined) {
       // The client left: nobody to tell; the abort ends the run as it is.
-      if (job.signal.aborted) throw error;
-      const apiError = asApiError(error);
-      if (!started) throw apiError;
-      wire.failures.push(apiError);
+      if (this.job.signal.aborted) failure = error;
+      else if (!this.started) failure = asApiError(error);
+      else this.wire.failures.push(asApiError(error));
     }
-    if (wire.failures.length > 0) {
-      if (wire.delivered === 0 && !started) throw wire.failures[0]!;
-      const closing = wire.closingError();
-      hooks.failed?.(closing.code);
-      yield errorEvent(closing, job.requestId);
+    if (failure === undefined && this.wire.failures.length > 0) {
+      if (this.wire.delivered === 0 && !this.started) failure = this.wire.failures[0]!;
+      else {
+        const closing = this.wire.closingError();
+        this.hooks.failed?.(closing.code);
+        this.events.push(errorEvent(closing, this.job.requestId));
+      }
     }
-  } finally {
-    await hooks.ended?.();
+    return failure;
+  }
+
+  /** The consumer left: the engine stopped, a delivery under way finished, then billing settled. */
+  private async leave(): Promise<void> {
+    this.over = true;
+    this.backlog.length = 0;
+    await this.source?.return?.();
+    await this.delivering;
+    await this.settle();
+  }
+
+  /** What was delivered is settled and the rest released, once, however the run ended. */
+  private settle(): Promise<void> {
+    this.settled ??= (async () => this.hooks.ended?.())();
+    return this.settled;
   }
 }
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { get } from 'node:http';
 import Fastify from 'fastify';
 import { writeEventStream, type SseFrame } from '../../src/http/sse.ts';
+import { EventPipe } from '../../src/engines/event-pipe.ts';
 
 /** A server whose one route streams what `producer` makes; `onFailure` is the frame a failure becomes. */
 async function serveFrames(producer: () => AsyncGenerator<SseFrame>, onFailure: () => SseFrame) {
@@ -120,4 +121,62 @@ describe('the SSE writer', () => {
       await app.close();
     }
   });
+
+  it('writes a pushing producer\'s events as they come, its failure as the error frame, then [DONE]', async () => {
+    const pipe = new EventPipe<SseFrame>();
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      await writeEventStream(reply, { event: 'first', data: {} }, pipe, (frame) => frame, (error) => ({ event: 'error', data: { message: (error as Error).message } }));
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(url);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (part: string) => {
+        while (!text.includes(part)) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value);
+        }
+      };
+      await readUntil('event: first');
+      pipe.push({ event: 'tick', data: { n: 1 } });
+      await readUntil('"n":1');
+      assert.ok(text.includes('event: tick\ndata: {"n":1}\n\n'), 'a pushed event is written without any pull');
+      pipe.finish(new Error('model went away'));
+      await readUntil('[DONE]');
+      assert.equal(text, 'event: first\ndata: {}\n\nevent: tick\ndata: {"n":1}\n\nevent: error\ndata: {"message":"model went away"}\n\ndata: [DONE]\n\n');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('tells a pushing producer once when the client leaves', async () => {
+    let left = 0;
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const pipe = new EventPipe<SseFrame>({ left: () => void left++ });
+    const app = Fastify();
+    app.get('/', async (_request, reply) => {
+      await writeEventStream(reply, { event: 'first', data: {} }, pipe, (frame) => frame, () => ({ event: 'error', data: {} }));
+      written();
+      return reply;
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(url, { signal: controller.signal });
+      await response.body!.getReader().read();
+      controller.abort();
+      await wrote;
+      pipe.push({ event: 'tick', data: {} });
+      assert.equal(left, 1);
+    } finally {
+      await app.close();
+    }
+  });
 });
+

@@ -5,6 +5,7 @@ import type { CatalogEntry } from '../../src/config/schema.ts';
 import type { SvgStreamEvent } from '../../src/contract/svgs.ts';
 import type { Engine, EngineEvent, SvgJob } from '../../src/engines/engine.ts';
 import { collectSvgResponse, runSvgJob } from '../../src/operations/svg-run.ts';
+import { EventChannel } from '../../src/engines/event-channel.ts';
 
 const ENTRY = {
   id: 'scripted',
@@ -126,4 +127,52 @@ describe('model output passes the same sanitizer as inputs', () => {
     assert.equal(handed.length, 4);
     for (const result of handed) assert.equal(result.value, undefined, 'no result still holds its event');
   });
+
+  it('pushes a pushing engine\'s events through as they come, a content event counted before what follows it, billing settled before the end', async () => {
+    const channel = new EventChannel<EngineEvent>(1);
+    const engine: Engine = { runSvg: () => channel.events(async () => channel.push({ type: 'generating', index: 0 })) };
+    const calls: string[] = [];
+    let counted: (() => void) | undefined;
+    const events = runSvgJob(job(), engine, {
+      delivered: () => {
+        calls.push('delivered');
+        return new Promise<void>((resolve) => (counted = resolve));
+      },
+      ended: async () => void calls.push('ended'),
+    });
+    const first = await events.next();
+    assert.equal(first.value?.type, 'generating');
+    const seen: string[] = [];
+    let end: unknown = 'open';
+    events.listen({ event: (event) => seen.push(event.type), end: (error) => (end = error) });
+
+    channel.push({ type: 'draft', index: 0, markup: `${OPEN}<rect width="1" height="1"/></svg>` });
+    assert.deepEqual(seen, ['draft'], 'the draft reached the consumer in the tick the engine pushed it');
+    channel.push({ type: 'content', index: 0, markup: `${OPEN}<circle r="1"/></svg>` });
+    channel.push({ type: 'reasoning', index: 0, text: 'after the content' });
+    channel.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, ['draft'], 'nothing passes a content event still being counted');
+    assert.deepEqual(calls, ['delivered']);
+    counted!();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, ['draft', 'content', 'reasoning']);
+    assert.deepEqual(calls, ['delivered', 'ended']);
+    assert.equal(end, undefined, 'the stream ended without an error, after billing settled');
+  });
+
+  it('stops a pushing engine and settles billing once when the consumer leaves', async () => {
+    let stopped = 0;
+    let ended = 0;
+    const channel = new EventChannel<EngineEvent>(1);
+    const engine: Engine = { runSvg: () => channel.events(async () => channel.push({ type: 'generating', index: 0 }), () => stopped++) };
+    const events = runSvgJob(job(), engine, { ended: async () => void ended++ });
+    await events.next();
+    events.listen({ event: () => undefined, end: () => undefined });
+    await events.return();
+    await events.return();
+    assert.equal(stopped, 1);
+    assert.equal(ended, 1);
+  });
 });
+

@@ -7,6 +7,7 @@ import { checkImageBytes } from '../../media/image.ts';
 import type { ImageRef, MediaInputs } from '../../media/inputs.ts';
 import { outputsOf, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { EventChannel } from '../event-channel.ts';
+import type { EventPipe } from '../event-pipe.ts';
 import type { TracePool } from '../trace/pool.ts';
 import { CallDeadline, jobSignal, resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
 import { maxAttemptsOf } from '../upstream/options.ts';
@@ -107,7 +108,7 @@ class ImageTraceEngine {
     return { inputTokens: job.outputs * this.callInputTokens(prompt, job.references.length), outputTokens: job.outputs * this.options.output_tokens_per_image };
   }
 
-  run(job: SvgJob): AsyncGenerator<EngineEvent> {
+  run(job: SvgJob): EventPipe<EngineEvent> {
     const channel = new EventChannel<EngineEvent>(outputsOf(job));
     let close: (() => void) | undefined;
     const start = async () => {
@@ -129,7 +130,7 @@ class ImageTraceEngine {
       }
     };
     // The client left, or the batch ended: no call or trace outlives the request.
-    return channel.drain(start, () => close?.());
+    return channel.events(start, () => close?.());
   }
 
   private async plan(job: Generation, signal: AbortSignal): Promise<Plan> {

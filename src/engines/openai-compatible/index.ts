@@ -11,6 +11,7 @@ import type { TokenUsage } from '../../contract/usage.ts';
 import { outputsOf, REVIEW_OUTPUT_TOKENS, type Engine, type EngineEvent, type SvgJob } from '../engine.ts';
 import { runCall, type CallContext, type CallEvent, type CallResult, type ChatMessage } from './completion.ts';
 import { EventChannel } from '../event-channel.ts';
+import type { EventPipe } from '../event-pipe.ts';
 import { parseOptions, type OpenAiCompatibleOptions } from './options.ts';
 import { maxAttemptsOf } from '../upstream/options.ts';
 import { prepareAnimation } from './animate.ts';
@@ -93,7 +94,7 @@ class OpenAiCompatibleEngine {
 
   private readonly maxAttempts: number;
 
-  run(job: SvgJob): AsyncGenerator<EngineEvent> {
+  run(job: SvgJob): EventPipe<EngineEvent> {
     const outputs = outputsOf(job);
     const channel = new EventChannel<EngineEvent>(outputs);
     let close: (() => void) | undefined;
@@ -120,7 +121,7 @@ class OpenAiCompatibleEngine {
       }
     };
     // The client left, or the batch ended: no upstream call outlives the request.
-    return channel.drain(start, () => close?.());
+    return channel.events(start, () => close?.());
   }
 
   /**

@@ -14,14 +14,14 @@ import { toApiError } from '../errors.ts';
 import { operationContext } from '../operation-context.ts';
 import { writeEventStream, type SseFrame, type StreamObserver } from '../sse.ts';
 
-type SvgOperation<B> = (deps: OperationDeps, ctx: OperationContext, body: B) => Promise<AsyncGenerator<SvgStreamEvent>>;
+type SvgOperation<B> = (deps: OperationDeps, ctx: OperationContext, body: B) => Promise<AsyncIterableIterator<SvgStreamEvent>>;
 
 const frame = (event: SvgStreamEvent): SseFrame => ({ event: event.type, data: event });
 
 /** Sends an SVG operation's events as SSE, or answers with a JSON error if it fails before the first one. */
 async function streamSvgEvents(
   reply: FastifyReply,
-  events: AsyncGenerator<SvgStreamEvent>,
+  events: AsyncIterableIterator<SvgStreamEvent>,
   requestId: string,
   observer: StreamObserver | undefined,
 ): Promise<void> {
