@@ -68,7 +68,7 @@ function imagesOf(job: SvgJob): number {
 
 /** What the caller of runSvgJob hears about while the job runs. */
 export interface RunHooks {
-  /** Called for each output about to be delivered, before its content event is yielded. */
+  /** Called for each output about to be delivered, before its content event is handed on. */
   delivered?(usage: TokenUsage | undefined): Promise<void>;
   /**
    * Measures an animation off the event loop (the render workers): its timing, and with `render`
@@ -112,14 +112,13 @@ class SvgRun implements EventSink<EngineEvent> {
   private source: AsyncIterator<EngineEvent> | undefined;
   /** A wire event went out: a failure from here on is an `error` event, not a thrown error. */
   private started = false;
-  /** A content event being delivered (counted, an animation measured): the events after it wait. */
-  private busy = false;
   private readonly backlog: EngineEvent[] = [];
   /** How the engine's events ended, once they have (handled after the backlog). */
   private sourceEnd: { error?: unknown } | undefined;
   /** Closing (the end handled, or the consumer left): nothing more goes out. */
   private over = false;
   private settled: Promise<void> | undefined;
+  /** A content event being delivered (counted, an animation measured): the events after it wait. */
   private delivering: Promise<void> | undefined;
 
   constructor(
@@ -133,14 +132,14 @@ class SvgRun implements EventSink<EngineEvent> {
 
   event(event: EngineEvent): void {
     if (this.over || this.sourceEnd) return;
-    if (this.busy) this.backlog.push(event);
+    if (this.delivering) this.backlog.push(event);
     else this.take(event);
   }
 
   end(error?: unknown): void {
     if (this.over || this.sourceEnd) return;
     this.sourceEnd = error === undefined ? {} : { error };
-    if (!this.busy) void this.close();
+    if (!this.delivering) void this.close();
   }
 
   private begin(): void {
@@ -180,7 +179,6 @@ class SvgRun implements EventSink<EngineEvent> {
 
   private take(event: EngineEvent): void {
     if (event.type === 'content') {
-      this.busy = true;
       this.delivering = this.deliver(event);
       return;
     }
@@ -206,10 +204,9 @@ class SvgRun implements EventSink<EngineEvent> {
     } catch (error) {
       this.fail(error);
     }
-    this.busy = false;
     this.delivering = undefined;
-    while (!this.busy && this.backlog.length > 0) this.take(this.backlog.shift()!);
-    if (!this.busy && this.sourceEnd && !this.over) await this.close();
+    while (!this.delivering && this.backlog.length > 0) this.take(this.backlog.shift()!);
+    if (!this.delivering && this.sourceEnd && !this.over) await this.close();
   }
 
   /** A failure here (counting a delivery, making a wire event): the engine is stopped, the run ends with it. */
@@ -217,7 +214,7 @@ class SvgRun implements EventSink<EngineEvent> {
     this.backlog.length = 0;
     this.sourceEnd ??= { error };
     this.source?.return?.()?.catch(() => undefined);
-    if (!this.busy) void this.close();
+    if (!this.delivering) void this.close();
   }
 
   /** The engine's events are over: the closing `error` event if outputs failed, billing settled, then the end. */
