@@ -1,4 +1,4 @@
-import type { SafeSvg } from '../../svg/safe-svg.ts';
+import type { EngineEvent } from '../engine.ts';
 import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
@@ -13,6 +13,8 @@ export interface ChatMessage {
 
 /** One upstream call. */
 export interface CallSpec {
+  /** The output the call works on: its reasoning and drafts are that output's engine events. */
+  index: number;
   messages: ChatMessage[];
   maxTokens: number;
   /** Sampling fields, sent only where the model supports them (the caller decides). */
@@ -29,7 +31,14 @@ export interface CallResult {
   refusal?: string;
 }
 
-export type CallEvent = { type: 'accepted' } | { type: 'reasoning'; text: string } | { type: 'draft'; svg: SafeSvg };
+/**
+ * What a call reports as it goes: the upstream accepted it, or one of the output's engine events,
+ * made here once and handed on as they are. A draft passes from here to the client's socket in
+ * one call; an event object made again on the way was seen allocated in the old generation (V8
+ * tenured its allocation site), where it kept its draft through every scavenge until the next
+ * full collection (bench/README.md, *One event object per draft*).
+ */
+export type CallEvent = { type: 'accepted' } | Extract<EngineEvent, { type: 'reasoning' | 'draft' }>;
 
 /** What the calls of one output share: their policy (servers, signal, deadline) and how they are made. */
 export interface CallContext {
@@ -91,10 +100,13 @@ class Attempt {
   /** Reasoning or a draft of this attempt was emitted: retrying would show the client two answers. */
   forwarded = false;
 
+  private readonly index: number;
+
   constructor(
     spec: CallSpec,
     private readonly onEvent: (event: CallEvent) => void,
   ) {
+    this.index = spec.index;
     if (spec.drafts) this.drafts = new DraftMaker(spec.drafts);
   }
 
@@ -112,7 +124,7 @@ class Attempt {
         const draft = this.drafts?.push(content);
         if (draft !== undefined) {
           this.forwarded = true;
-          this.onEvent({ type: 'draft', svg: draft });
+          this.onEvent({ type: 'draft', index: this.index, svg: draft });
         }
       }
     }
@@ -134,6 +146,6 @@ class Attempt {
   private think(text: string): void {
     this.thoughts.push(text);
     this.forwarded = true;
-    this.onEvent({ type: 'reasoning', text });
+    this.onEvent({ type: 'reasoning', index: this.index, text });
   }
 }

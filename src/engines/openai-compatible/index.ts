@@ -133,19 +133,14 @@ class OpenAiCompatibleEngine {
     const { messages, viewBox } = prepared;
     let announced = false;
     const onEvent = (event: CallEvent) => {
-      if (event.type === 'accepted') {
-        if (!announced) emit({ type: 'generating', index });
-        announced = true;
-      } else if (event.type === 'reasoning') {
-        emit({ type: 'reasoning', index, text: event.text });
-      } else {
-        emit({ type: 'draft', index, svg: event.svg });
-      }
+      if (event.type !== 'accepted') return emit(event);
+      if (!announced) emit({ type: 'generating', index });
+      announced = true;
     };
     const context = this.callContext(signal, job.streaming);
     const drafts = job.streaming ? { fallbackViewBox: viewBox, viewBox: job.viewBox } : undefined;
     const maxTokens = this.outputBudget(job.maxOutputTokens);
-    const result = await runCall(context, { messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
+    const result = await runCall(context, { index, messages, maxTokens, sampling: this.sampling(job, job.temperature), drafts }, onEvent);
     await metered.add(messages, result);
     let svg = await this.deliverable(result, viewBox, job, signal);
     if (job.operation === 'svg_edit' && job.maxReviewSteps > 0 && this.options.vision) {
@@ -156,14 +151,14 @@ class OpenAiCompatibleEngine {
         renderer: this.services.renderer,
         signal,
         review: async (reviewMessages) => {
-          const reviewed = await runCall(context, { messages: reviewMessages, maxTokens: this.outputBudget(job.settings.orchestratorMaxOutputTokens ?? REVIEW_OUTPUT_TOKENS), sampling: this.sampling(job, 0) }, () => undefined);
+          const reviewed = await runCall(context, { index, messages: reviewMessages, maxTokens: this.outputBudget(job.settings.orchestratorMaxOutputTokens ?? REVIEW_OUTPUT_TOKENS), sampling: this.sampling(job, 0) }, () => undefined);
           await metered.add(reviewMessages, reviewed);
           return reviewed.text;
         },
         redo: async (redoMessages) => {
           const redone = await runCall(
             context,
-            { messages: redoMessages, maxTokens: this.outputBudget(job.settings.shallowMaxOutputTokens ?? job.maxOutputTokens), sampling: this.sampling(job, job.temperature), drafts },
+            { index, messages: redoMessages, maxTokens: this.outputBudget(job.settings.shallowMaxOutputTokens ?? job.maxOutputTokens), sampling: this.sampling(job, job.temperature), drafts },
             onEvent,
           );
           await metered.add(redoMessages, redone);

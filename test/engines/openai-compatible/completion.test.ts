@@ -13,7 +13,7 @@ import { CallDeadline } from '../../../src/engines/upstream/call.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#c00"/><circle cx="5" cy="5" r="2"/></svg>';
 const USAGE = { prompt_tokens: 12, completion_tokens: 34 };
-const SPEC: CallSpec = { messages: [{ role: 'user', content: 'a red square' }], maxTokens: 256, sampling: { temperature: 0.5 } };
+const SPEC: CallSpec = { index: 2, messages: [{ role: 'user', content: 'a red square' }], maxTokens: 256, sampling: { temperature: 0.5 } };
 
 let upstream: FakeUpstream;
 let client: UpstreamClient;
@@ -83,6 +83,8 @@ describe('runCall', () => {
     assert.equal(result.reasoning, 'Plan: red.a square, then');
     const streamed = events.filter((event) => event.type === 'reasoning').map((event) => (event as { text: string }).text).join('');
     assert.equal(streamed, 'Plan: red.a square, then');
+    // The output's own engine events, made once: no layer above makes them again.
+    assert.ok(events.filter((event) => event.type !== 'accepted').every((event) => 'index' in event && event.index === 2));
   });
 
   it('keeps a refusal and the finish reason', async () => {
@@ -129,6 +131,7 @@ describe('runCall', () => {
     const drafts = events.filter((event) => event.type === 'draft');
     assert.ok(drafts.length > 0);
     assert.match((drafts[0] as { svg: string }).svg, /^<svg [^>]*viewBox="0 0 10 10"/);
+    assert.ok(drafts.every((draft) => draft.index === 2));
   });
 
   it('passes a 429 asking for a long wait to the client at once, with its Retry-After', async () => {
