@@ -3,7 +3,7 @@ import { DraftMaker, type DraftOptions } from './drafts.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { resultOf, upstreamCall, type CallPolicy } from '../upstream/call.ts';
 import type { CompletionDelta, UpstreamUsage } from '../upstream/client.ts';
-import { TextPieces } from './text-pieces.ts';
+import { StreamedText } from './streamed-text.ts';
 
 export type ChatContent = string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[];
 export interface ChatMessage {
@@ -89,9 +89,9 @@ export function runCall(context: CallContext, spec: CallSpec, onEvent: (event: C
 
 /** One attempt's state: the answer so far, and what of it reached the client. */
 class Attempt {
-  /** The answer's pieces, joined in runs and once at the end: a chunk costs in proportion to itself. */
-  private readonly content = new TextPieces();
-  private readonly thoughts = new TextPieces();
+  /** The answer, copied as it comes and read once at the end: a chunk costs in proportion to itself. */
+  private readonly content = new StreamedText();
+  private readonly thoughts = new StreamedText();
   private readonly splitter = new ThinkSplitter();
   private readonly drafts?: DraftMaker;
   private usage?: UpstreamUsage;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ViewBox } from '../../contract/common.ts';
 import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
-import { TextPieces } from './text-pieces.ts';
+import { StreamedText } from './streamed-text.ts';
 
 /** Drafts after the first: at most one per this many milliseconds. */
 export const DRAFT_INTERVAL_MS = 100;
@@ -48,8 +48,8 @@ export interface DraftOptions {
 export class DraftMaker {
   /** The end of the content seen so far: a `<svg` may be split across two chunks. */
   private tail = '';
-  /** The text from one character before the first `<svg` (a JSON string's quote), in the pieces it came in. */
-  private pieces = new TextPieces();
+  /** The text from one character before the first `<svg` (a JSON string's quote), copied as it comes. */
+  private svg = new StreamedText();
   private length = 0;
   /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
   private state: 'waiting' | 'drafting' | 'done' = 'waiting';
@@ -88,17 +88,17 @@ export class DraftMaker {
    * `<svg>`, or a model that starts over) is the extractor's to decide, as for the content.
    */
   private begin(svg: string): void {
-    this.pieces = new TextPieces(svg);
+    this.svg = new StreamedText(svg);
     this.length = svg.length;
     this.state = svg.length > DRAFT_MAX_CHARS ? 'done' : 'drafting';
   }
 
   private grow(content: string): void {
-    this.pieces.push(content);
+    this.svg.push(content);
     this.length += content.length;
     if (this.length > DRAFT_MAX_CHARS) {
       this.state = 'done';
-      this.pieces = new TextPieces();
+      this.svg = new StreamedText();
     }
   }
 
@@ -110,9 +110,9 @@ export class DraftMaker {
       if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
     }
     this.unseenClose = false;
-    // Joined afresh each time, not kept: a joined copy kept from one draft to the next would
-    // outlive the young generation, while the pieces (in runs) are kept anyway.
-    const svg = this.pieces.text();
+    // Read afresh each time, not kept: a string kept from one draft to the next would outlive
+    // the young generation, while the copied text is kept anyway.
+    const svg = this.svg.text();
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
     if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;

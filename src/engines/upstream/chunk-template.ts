@@ -76,6 +76,15 @@ export class ChunkTemplate {
     return chunk;
   }
 
+  /**
+   * The chunk last parsed has been read: its text is let go. The template is old by the time a
+   * model's next token comes, and an old object keeps what it points to through every scavenge,
+   * so a token left in its slot until the next would be promoted, for every stream open.
+   */
+  letGo(): void {
+    if (this.slot !== undefined) this.slot.holder[this.slot.key] = '';
+  }
+
   /** How the template did so far (for tests and benchmarks). */
   get readFromTemplate(): number {
     return this.read;

@@ -304,6 +304,8 @@ export class Reception<T> implements Dispatcher.DispatchHandler {
     } catch (error) {
       this.fail(this.hooks.malformed(error, `an event: ${sampleOf(this.headers!['content-type'], data)}`));
       return undefined;
+    } finally {
+      this.template?.letGo();
     }
     return this.counted(delta);
   }

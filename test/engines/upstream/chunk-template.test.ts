@@ -27,6 +27,7 @@ function readBothWays(chunks: string[]): ChunkTemplate {
     const parsed = template.parse(data);
     assert.deepStrictEqual(structuredClone(parsed), expected, `chunk ${at}: ${data}`);
     assert.deepStrictEqual(COMPLETIONS.chunk(parsed), COMPLETIONS.chunk(expected), `chunk ${at}'s delta: ${data}`);
+    template.letGo(); // as the reception does once the chunk is read
   });
   return template;
 }
@@ -46,6 +47,18 @@ describe('ChunkTemplate', () => {
     ];
     const template = readBothWays(chunks);
     assert.equal(template.readFromTemplate, TOKENS.length - 1);
+  });
+
+  it('lets go of the text once its chunk is read: the template, kept from one token to the next, keeps no token', () => {
+    const template = new ChunkTemplate(slotOf);
+    let parsed: unknown;
+    for (const token of TOKENS) {
+      parsed = template.parse(vllm(token));
+      assert.equal(COMPLETIONS.chunk(parsed).content, token);
+      template.letGo();
+    }
+    assert.equal(template.readFromTemplate, TOKENS.length - 1);
+    assert.equal(JSON.stringify(parsed).includes('</svg>'), false);
   });
 
   it('reads text that needs unescaping: quotes, backslashes, \\u escapes (as Go servers write <), surrogate pairs, newlines', () => {
