@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DRAFT_MAX_CHARS, DraftMaker, type DraftOptions } from '../../src/engines/openai-compatible/drafts.ts';
+import { StreamedText } from '../../src/engines/openai-compatible/streamed-text.ts';
 import { ThinkSplitter } from '../../src/engines/openai-compatible/think-splitter.ts';
 import { hasDrawing } from '../../src/svg/model-output.ts';
 import { parseSvg } from '../../src/svg/parse.ts';
@@ -24,11 +25,13 @@ function tokens(text: string, seed = 7): string[] {
 
 /** Every draft an answer yields when streamed token by token, as the engine makes them. */
 function draftsOf(answer: string, options: Partial<DraftOptions> = {}): string[] {
-  const maker = new DraftMaker({ fallbackViewBox: '0 0 512 512', intervalMs: 0, ...options });
+  const text = new StreamedText();
+  const maker = new DraftMaker({ fallbackViewBox: '0 0 512 512', intervalMs: 0, ...options }, text);
   const splitter = new ThinkSplitter();
   const drafts: string[] = [];
   for (const token of tokens(answer)) {
     const { content } = splitter.push(token);
+    if (content) text.push(content);
     const draft = content ? maker.push(content) : undefined;
     if (draft !== undefined) drafts.push(draft);
   }

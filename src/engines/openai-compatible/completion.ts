@@ -107,7 +107,7 @@ class Attempt {
     private readonly onEvent: (event: CallEvent) => void,
   ) {
     this.index = spec.index;
-    if (spec.drafts) this.drafts = new DraftMaker(spec.drafts);
+    if (spec.drafts) this.drafts = new DraftMaker(spec.drafts, this.content);
   }
 
   take(delta: CompletionDelta): void {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SafeSvg } from '../../svg/safe-svg.ts';
 import type { ViewBox } from '../../contract/common.ts';
 import { DRAWING_ELEMENTS, draftFromModelText } from '../../svg/model-output.ts';
-import { StreamedText } from './streamed-text.ts';
+import type { StreamedText } from './streamed-text.ts';
 
 /** Drafts after the first: at most one per this many milliseconds. */
 export const DRAFT_INTERVAL_MS = 100;
@@ -39,17 +39,20 @@ export interface DraftOptions {
 }
 
 /**
- * The drafts of one answer, made from its content as it streams. Each chunk costs work in
- * proportion to its own length: the first `<svg` is found by scanning only the new text, and
- * what follows it is kept apart from the prose before. A draft reads that text (at most
- * DRAFT_MAX_CHARS), so it is made only when it may show something new: an element has closed
- * since the last, DRAFT_INTERVAL_MS have passed, and the SVG has grown by DRAFT_GROWTH.
+ * The drafts of one answer, made from its content as it streams. The answer's text is the
+ * attempt's, read here, not copied. Each chunk costs work in proportion to its own length: the
+ * first `<svg` is found by scanning only the new text, and a draft reads the answer from there
+ * (at most DRAFT_MAX_CHARS), so it is made only when it may show something new: an element has
+ * closed since the last, DRAFT_INTERVAL_MS have passed, and the SVG has grown by DRAFT_GROWTH.
  */
 export class DraftMaker {
   /** The end of the content seen so far: a `<svg` may be split across two chunks. */
   private tail = '';
-  /** The text from one character before the first `<svg` (a JSON string's quote), copied as it comes. */
-  private svg = new StreamedText();
+  /** Characters of the answer seen so far. */
+  private seen = 0;
+  /** Where the SVG's text starts in the answer: one character before the first `<svg` (a JSON string's quote). */
+  private start = 0;
+  /** The SVG's length so far. */
   private length = 0;
   /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
   private state: 'waiting' | 'drafting' | 'done' = 'waiting';
@@ -64,42 +67,35 @@ export class DraftMaker {
    */
   private lastDigest?: string;
 
-  constructor(private readonly options: DraftOptions) {}
+  /** `answer` is the content the drafts are made of, which its owner adds each piece to before push(). */
+  constructor(
+    private readonly options: DraftOptions,
+    private readonly answer: StreamedText,
+  ) {}
 
-  /** Takes the next piece of content; returns a new draft when one is due. */
+  /** Takes the piece of content just added to the answer; returns a new draft when one is due. */
   push(content: string): SafeSvg | undefined {
+    const before = this.seen;
+    this.seen += content.length;
     if (this.state === 'waiting') {
       // Until an <svg begins, prose costs a search of the new text only.
       const scan = this.tail + content;
       const opening = lastSvgOpening(scan, this.tail.length);
       this.tail = scan.slice(-4);
       if (opening < 0) return undefined;
-      this.begin(scan.slice(Math.max(0, opening - 1)));
-    } else if (this.state === 'drafting') {
-      this.grow(content);
+      // From the first `<svg` on, the text is read whole: which document it holds (a nested
+      // `<svg>`, or a model that starts over) is the extractor's to decide, as for the content.
+      this.start = Math.max(0, before - (scan.length - content.length) + opening - 1);
+      this.state = 'drafting';
     }
     if (this.state !== 'drafting') return undefined;
-    if (content.includes('>')) this.unseenClose = true;
-    return this.attempt();
-  }
-
-  /**
-   * From the first `<svg` on, the text is kept whole: which document it holds (a nested
-   * `<svg>`, or a model that starts over) is the extractor's to decide, as for the content.
-   */
-  private begin(svg: string): void {
-    this.svg = new StreamedText(svg);
-    this.length = svg.length;
-    this.state = svg.length > DRAFT_MAX_CHARS ? 'done' : 'drafting';
-  }
-
-  private grow(content: string): void {
-    this.svg.push(content);
-    this.length += content.length;
+    this.length = this.seen - this.start;
     if (this.length > DRAFT_MAX_CHARS) {
       this.state = 'done';
-      this.svg = new StreamedText();
+      return undefined;
     }
+    if (content.includes('>')) this.unseenClose = true;
+    return this.attempt();
   }
 
   private attempt(): SafeSvg | undefined {
@@ -111,8 +107,8 @@ export class DraftMaker {
     }
     this.unseenClose = false;
     // Read afresh each time, not kept: a string kept from one draft to the next would outlive
-    // the young generation, while the copied text is kept anyway.
-    const svg = this.svg.text();
+    // the young generation, while the answer's text is kept anyway.
+    const svg = this.answer.text().slice(this.start);
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
     if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;

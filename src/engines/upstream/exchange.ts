@@ -87,13 +87,22 @@ export class Exchange<T extends { accepted?: true }> {
   private timers!: CallTimers;
   private startedAt = 0;
   private failure?: UpstreamFailure;
-  private readonly onAbort = () => this.reception.abort(this.call.signal.reason);
+  private readonly onAbort = () => this.reception.abort(this.signal.reason);
+  /**
+   * The call as made, until it is sent. Only its signal is needed after that: the call (its body
+   * with it) is not kept for the whole answer, as every stream open would keep it.
+   */
+  private call: CompletionCall | undefined;
+  private readonly signal: AbortSignal;
 
   constructor(
     private readonly settings: ExchangeSettings,
-    private readonly call: CompletionCall,
+    call: CompletionCall,
     private readonly reader: Reader<T>,
-  ) {}
+  ) {
+    this.call = call;
+    this.signal = call.signal;
+  }
 
   /**
    * Yields the deltas as they are read, in batches (those read together), `accepted` first;
@@ -150,7 +159,10 @@ export class Exchange<T extends { accepted?: true }> {
 
   /** Sends the request to `path` and waits for its status: a 200 opens the answer, anything else throws. */
   private async open(path: string): Promise<void> {
-    const { call, settings } = this;
+    // An exchange is one call on the wire: opened once, by stream() or into().
+    const call = this.call!;
+    const { settings } = this;
+    this.call = undefined;
     this.startedAt = performance.now();
     this.timers = new CallTimers(
       { expire: () => this.reception.abort(FINISHED), holding: () => this.reception.paused || this.reception.queued },
@@ -195,7 +207,7 @@ export class Exchange<T extends { accepted?: true }> {
 
   /** The error the caller sees: its own abort, a deadline that passed, or what the upstream did. */
   private fail(error: unknown, otherwise: UpstreamFailure): never {
-    if (this.call.signal.aborted) throw this.call.signal.reason ?? error;
+    if (this.signal.aborted) throw this.signal.reason ?? error;
     if (this.timers.expired) throw new UpstreamError(this.timers.expired, { cause: error });
     if (error instanceof UpstreamError) throw error;
     throw new UpstreamError(otherwise, { cause: error });
@@ -210,7 +222,7 @@ export class Exchange<T extends { accepted?: true }> {
   private end(): void {
     const { reception } = this;
     this.timers.clear();
-    this.call.signal.removeEventListener('abort', this.onAbort);
+    this.signal.removeEventListener('abort', this.onAbort);
     const ended = reception.status === 200 && reception.complete && !reception.error;
     // Leaving early (the consumer stopped) closes the upstream connection too. After [DONE] the
     // server ends the response at once; one that keeps it open is cut off a little later.
