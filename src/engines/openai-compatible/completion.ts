@@ -36,7 +36,7 @@ export interface CallResult {
  * made here once and handed on as they are. A draft passes from here to the client's socket in
  * one call; an event object made again on the way was seen allocated in the old generation (V8
  * tenured its allocation site), where it kept its draft through every scavenge until the next
- * full collection (bench/README.md, *One event object per draft*).
+ * full collection (bench/README.md, *Nothing of a token outlives the young generation*).
  */
 export type CallEvent = { type: 'accepted' } | Extract<EngineEvent, { type: 'reasoning' | 'draft' }>;
 
