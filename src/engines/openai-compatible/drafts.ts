@@ -52,8 +52,6 @@ export class DraftMaker {
   private seen = 0;
   /** Where the SVG's text starts in the answer: one character before the first `<svg` (a JSON string's quote). */
   private start = 0;
-  /** The SVG's length so far. */
-  private length = 0;
   /** No SVG begun yet; drafting; or past DRAFT_MAX_CHARS, so no more drafts. */
   private state: 'waiting' | 'drafting' | 'done' = 'waiting';
   /** A `>` arrived since the last attempt: an element may have completed. */
@@ -89,21 +87,22 @@ export class DraftMaker {
       this.state = 'drafting';
     }
     if (this.state !== 'drafting') return undefined;
-    this.length = this.seen - this.start;
-    if (this.length > DRAFT_MAX_CHARS) {
+    const length = this.seen - this.start;
+    if (length > DRAFT_MAX_CHARS) {
       this.state = 'done';
       return undefined;
     }
     if (content.includes('>')) this.unseenClose = true;
-    return this.attempt();
+    return this.attempt(length);
   }
 
-  private attempt(): SafeSvg | undefined {
+  /** A draft of the SVG so far (`length` characters), if one is due and shows something new. */
+  private attempt(length: number): SafeSvg | undefined {
     if (!this.unseenClose) return undefined;
     const now = performance.now();
     if (this.attemptedLength > 0) {
       if (now - this.attemptedAt < (this.options.intervalMs ?? DRAFT_INTERVAL_MS)) return undefined;
-      if (this.length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
+      if (length - this.attemptedLength < this.attemptedLength * DRAFT_GROWTH) return undefined;
     }
     this.unseenClose = false;
     // Read afresh each time, not kept: a string kept from one draft to the next would outlive
@@ -112,7 +111,7 @@ export class DraftMaker {
     // Before the first draft, a whole repair waits for a drawing element's start tag to close.
     if (this.lastDigest === undefined && !CLOSED_SHAPE_TAG.test(svg)) return undefined;
     this.attemptedAt = now;
-    this.attemptedLength = this.length;
+    this.attemptedLength = length;
     const draft = draftFromModelText(svg, this.options.fallbackViewBox, this.options.viewBox);
     if (draft === undefined) return undefined;
     const digest = createHash('sha256').update(draft).digest('base64');

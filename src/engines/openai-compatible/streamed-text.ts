@@ -22,10 +22,6 @@ export class StreamedText {
   /** A high surrogate that ended the last piece, written with the next. */
   private held = '';
 
-  constructor(first?: string) {
-    if (first) this.push(first);
-  }
-
   push(piece: string): void {
     if (this.held) {
       piece = this.held + piece;
@@ -55,7 +51,7 @@ export class StreamedText {
     return text + this.held;
   }
 
-  /** Bytes set aside for the text (the last block whole): a bounded multiple of what it needs. */
+  /** Bytes set aside for the text (the last block whole): a bounded multiple of what it needs (for tests). */
   get capacity(): number {
     let bytes = 0;
     for (const block of this.blocks) bytes += block.buffer.byteLength;
